@@ -1,0 +1,86 @@
+import { Actor } from '@app/domain';
+
+/**
+ * The event store port. Adapters: embedded SQLite (default) and EventStoreDB.
+ * Both pass test/contract/event-store.contract.ts.
+ *
+ * Streams hold one aggregate each; revisions count from 0 within a stream. Positions order
+ * every event of the store ($all); they only grow, but need not be dense (EventStoreDB's are
+ * log offsets). Every "after" below is exclusive: `after: p` yields events whose position > p,
+ * and `START` (0) yields everything.
+ */
+export const EVENT_STORE = Symbol('EventStore');
+export const START = 0;
+
+export interface EventMetadata {
+  workspaceId: string | null;
+  actor: Actor;
+  requestId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  /** Milliseconds since the epoch, set by the writer (the clock port). */
+  recordedAt: number;
+}
+
+export interface NewEvent {
+  /** Unique per event; appending an event id already in the stream is a no-op (idempotent retry). */
+  id: string;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  revision: number;
+  position: number;
+}
+
+/** `no_stream`: the stream must not exist; a number: the revision of its last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | number;
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append. */
+  nextRevision: number;
+  /** Position of the last event written (or found, for an idempotent re-append). */
+  position: number;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Wrong expected revision on ${streamId}: expected ${expected}, actual ${actual}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once the handler is no longer running. */
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint: delivery starts with the first event after it. */
+  after: number;
+  /** Called with events in position order; the next batch waits for the returned promise. */
+  onEvents(events: RecordedEvent[]): Promise<void>;
+  /** Called if the subscription dies; the subscriber decides whether to resubscribe. */
+  onError?(error: unknown): void;
+}
+
+export interface EventStore {
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order; an empty array when the stream does not exist. */
+  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  /** Events of every stream in position order. */
+  readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
+  /** Catch-up from `after`, then live, until stopped. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  /** Position of the newest event, or START when the store is empty. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,4 @@
+export * from './event-store.port';
+export * from './read-model.port';
+export * from './clock.port';
+export * from './id-generator.port';

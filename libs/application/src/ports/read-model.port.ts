@@ -1,0 +1,57 @@
+/**
+ * The read model port: documents that the GET endpoints serve, written only by projectors.
+ * Adapters: embedded SQLite (default) and MongoDB; both pass test/contract/read-model.contract.ts.
+ *
+ * Every document has an id (unique within its collection), the workspace it belongs to, and a
+ * `seq`: the store position of the event that created it. Lists are ordered by `seq`, so a cursor
+ * is just the last `seq` seen and the order stays stable while documents are added.
+ */
+export const READ_MODEL_STORE = Symbol('ReadModelStore');
+
+export type Scalar = string | number | boolean | null;
+/** Equality on top-level fields of the document, or membership in a list. */
+export type Filter = Record<string, Scalar | { in: Scalar[] }>;
+
+export interface CollectionSpec {
+  name: string;
+  /** Top-level document fields looked up by equality often enough to deserve an index. */
+  indexes?: string[];
+}
+
+export interface StoredDocument<T = Record<string, unknown>> {
+  id: string;
+  workspaceId: string | null;
+  seq: number;
+  doc: T;
+}
+
+export type WriteOp =
+  | { op: 'put'; collection: string; id: string; workspaceId: string | null; seq: number; doc: Record<string, unknown> }
+  /** Sets top-level fields of an existing document; a missing document is left missing. */
+  | { op: 'merge'; collection: string; id: string; set: Record<string, unknown> }
+  | { op: 'delete'; collection: string; id: string }
+  | { op: 'deleteWhere'; collection: string; workspaceId: string; where: Filter };
+
+export interface FindQuery {
+  workspaceId?: string;
+  where?: Filter;
+  afterSeq?: number;
+  limit: number;
+}
+
+export interface ReadModelStore {
+  /** Creates collections and indexes that do not exist yet. */
+  init(collections: CollectionSpec[]): Promise<void>;
+  get<T = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<T> | null>;
+  find<T = Record<string, unknown>>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]>;
+  count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
+  /**
+   * Applies the writes in order and records the checkpoints. An adapter that cannot make both
+   * atomic must make re-applying the same ops harmless (projections replay from the checkpoint).
+   */
+  apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void>;
+  getCheckpoints(): Promise<Record<string, number>>;
+  /** Removes every document of the collections and the named checkpoints (projection rebuild). */
+  reset(collections: string[], checkpointNames: string[]): Promise<void>;
+  close(): Promise<void>;
+}

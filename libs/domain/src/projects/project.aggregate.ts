@@ -1,0 +1,168 @@
+import { CreatedBy } from '../shared/actor';
+import { Decider } from '../shared/decider';
+import { notFound, validationError } from '../shared/domain-error';
+import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
+import { ProjectChanges, ProjectEvent } from './project.events';
+
+export const projectStream = (projectId: string) => `project-${projectId}`;
+export const PROJECT_NOT_FOUND = 'Project not found';
+export const END_DATE_AFTER_START = 'end_date must be after start_date';
+
+export interface ProjectFields {
+  name: string;
+  description: string;
+  status: Status;
+  other_status_reason: string | null;
+  start_date: string;
+  end_date: string | null;
+  external_id: string | null;
+  laanc_number: string | null;
+  archived: boolean;
+  created_by: CreatedBy;
+  created: number;
+  updated: number;
+}
+
+export type ProjectState =
+  | { status: 'absent' }
+  | { status: 'live'; id: string; workspaceId: string; fields: ProjectFields }
+  | { status: 'deleted'; id: string; workspaceId: string };
+
+export type ProjectCommand =
+  | {
+      type: 'CreateProject';
+      id: string;
+      workspaceId: string;
+      name: string;
+      description: string;
+      status: Status;
+      otherStatusReason?: string;
+      startDate: string;
+      endDate?: string | null;
+      externalId?: string | null;
+      createdBy: CreatedBy;
+      now: number;
+    }
+  | { type: 'UpdateProject'; changes: Omit<ProjectChanges, 'archived'>; now: number }
+  | { type: 'ArchiveProject'; archived: boolean; now: number }
+  | { type: 'DeleteProject'; now: number };
+
+/** Project end dates are strictly after the start (spec 2.2: "must be after start_date"). */
+function assertDates(start: string, end: string | null) {
+  if (end !== null && end <= start) throw validationError(END_DATE_AFTER_START);
+}
+
+function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
+  if (command.type === 'CreateProject') {
+    if (state.status !== 'absent') return []; // same id twice: the retry of a create that already happened
+    if (command.status === 'other' && !command.otherStatusReason) throw validationError(OTHER_STATUS_REASON_REQUIRED);
+    const endDate = command.endDate ?? null;
+    assertDates(command.startDate, endDate);
+    return [
+      {
+        type: 'project.created',
+        data: {
+          id: command.id,
+          workspace_id: command.workspaceId,
+          name: command.name,
+          description: command.description,
+          status: command.status,
+          other_status_reason: command.status === 'other' ? command.otherStatusReason! : null,
+          start_date: command.startDate,
+          end_date: endDate,
+          external_id: command.externalId ?? null,
+          created_by: command.createdBy,
+          created: command.now,
+        },
+      },
+    ];
+  }
+  if (state.status !== 'live') throw notFound(PROJECT_NOT_FOUND);
+  const { fields } = state;
+  const base = { id: state.id, workspace_id: state.workspaceId };
+
+  switch (command.type) {
+    case 'UpdateProject': {
+      const requested = command.changes;
+      if (requested.status === 'other' && !requested.other_status_reason) {
+        throw validationError(OTHER_STATUS_REASON_REQUIRED);
+      }
+      assertDates(requested.start_date ?? fields.start_date, requested.end_date === undefined ? fields.end_date : requested.end_date);
+      const changes: ProjectChanges = {};
+      for (const [key, value] of Object.entries(requested) as [keyof ProjectChanges, unknown][]) {
+        if (value === undefined || key === 'other_status_reason') continue;
+        if (fields[key] !== value) (changes as Record<string, unknown>)[key] = value;
+      }
+      const statusTouched = requested.status !== undefined;
+      if (statusTouched) {
+        const reason = requested.status === 'other' ? requested.other_status_reason! : null;
+        if (reason !== fields.other_status_reason) changes.other_status_reason = reason;
+      }
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'project.updated', data: { ...base, changes, updated: command.now } }];
+    }
+    case 'ArchiveProject':
+      if (fields.archived === command.archived) return [];
+      return [{ type: 'project.updated', data: { ...base, changes: { archived: command.archived }, updated: command.now } }];
+    case 'DeleteProject':
+      return [{ type: 'project.deleted', data: { ...base, deleted: command.now } }];
+  }
+}
+
+function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
+  switch (event.type) {
+    case 'project.created': {
+      const d = event.data;
+      return {
+        status: 'live',
+        id: d.id,
+        workspaceId: d.workspace_id,
+        fields: {
+          name: d.name,
+          description: d.description,
+          status: d.status,
+          other_status_reason: d.other_status_reason,
+          start_date: d.start_date,
+          end_date: d.end_date,
+          external_id: d.external_id,
+          laanc_number: null,
+          archived: false,
+          created_by: d.created_by,
+          created: d.created,
+          updated: d.created,
+        },
+      };
+    }
+    case 'project.updated':
+      if (state.status !== 'live') return state;
+      return { ...state, fields: { ...state.fields, ...event.data.changes, updated: event.data.updated } as ProjectFields };
+    case 'project.deleted':
+      if (state.status === 'absent') return state;
+      return { status: 'deleted', id: state.id, workspaceId: state.workspaceId };
+  }
+}
+
+export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  evolve,
+  decide,
+};
+
+/** The project as the API returns it (spec 2.2); shared by the projector and temporal reads. */
+export function projectView(id: string, fields: ProjectFields) {
+  return {
+    id,
+    name: fields.name,
+    description: fields.description,
+    status: fields.status,
+    start_date: fields.start_date,
+    end_date: fields.end_date,
+    created: fields.created,
+    updated: fields.updated,
+    archived: fields.archived,
+    external_id: fields.external_id,
+    laanc_number: fields.laanc_number,
+    created_by: fields.created_by,
+  };
+}
+export type ProjectView = ReturnType<typeof projectView>;

@@ -1,0 +1,56 @@
+import { DomainEvent } from '../shared/decider';
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const MEMBER_ROLES = ['root', 'project_manager', 'ops_lead', 'pilot', 'client'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const API_KEY_SCOPES = ['read_only', 'full_access'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export interface MemberProfile {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  phone_number: string | null;
+  profile_picture: string | null;
+}
+
+export type WorkspaceCreated = DomainEvent<
+  'workspace.created',
+  { id: string; name: string; plan: Plan; project_limit: number | null; created: number }
+>;
+export type WorkspaceUpdated = DomainEvent<
+  'workspace.updated',
+  { id: string; changes: { plan?: Plan; project_limit?: number | null }; updated: number }
+>;
+export type MemberAdded = DomainEvent<
+  'workspace.member_added',
+  { workspace_id: string; member_id: string; role: MemberRole; status: string; profile: MemberProfile; created: number }
+>;
+/** Only the SHA-256 of the key is ever recorded; the key itself is shown once and forgotten. */
+export type ApiKeyCreated = DomainEvent<
+  'workspace.api_key_created',
+  { workspace_id: string; key_id: string; name: string; scope: ApiKeyScope; key_hash: string; created: number }
+>;
+export type ApiKeyDeactivated = DomainEvent<
+  'workspace.api_key_deactivated',
+  { workspace_id: string; key_id: string; deactivated: number }
+>;
+/**
+ * Project slots make the plan's project limit an invariant of the workspace stream: two
+ * concurrent creates race on one stream revision, so the limit can never be overshot.
+ */
+export type ProjectSlotReserved = DomainEvent<'workspace.project_slot_reserved', { workspace_id: string; project_id: string }>;
+export type ProjectSlotReleased = DomainEvent<'workspace.project_slot_released', { workspace_id: string; project_id: string }>;
+
+export type WorkspaceEvent =
+  | WorkspaceCreated
+  | WorkspaceUpdated
+  | MemberAdded
+  | ApiKeyCreated
+  | ApiKeyDeactivated
+  | ProjectSlotReserved
+  | ProjectSlotReleased;

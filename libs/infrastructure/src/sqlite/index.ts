@@ -1,0 +1,2 @@
+export * from './sqlite-event-store';
+export * from './sqlite-read-model-store';

@@ -1,0 +1,205 @@
+import Database from 'better-sqlite3';
+import {
+  CollectionSpec,
+  Filter,
+  FindQuery,
+  ReadModelStore,
+  StoredDocument,
+  WriteOp,
+} from '@app/application/ports';
+
+interface DocRow {
+  id: string;
+  workspace_id: string | null;
+  seq: number;
+  doc: string;
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Read models in one SQLite file: a table per collection holding the document as JSON, with
+ * the workspace and `seq` as columns (the list index) and expression indexes for declared fields.
+ * Documents and projection checkpoints are written in one transaction, so a projection is
+ * exactly-once here. Read models can always be rebuilt from the event store, so the file runs
+ * with `synchronous=NORMAL`: a power cut may lose the newest transactions, never consistency.
+ */
+export class SqliteReadModelStore implements ReadModelStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly collections = new Set<string>();
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  }
+
+  async init(collections: CollectionSpec[]): Promise<void> {
+    for (const spec of collections) {
+      assertName(spec.name);
+      const table = tableOf(spec.name);
+      this.db.exec(`
+        CREATE TABLE IF NOT EXISTS ${table} (
+          id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, doc TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq);
+      `);
+      for (const field of spec.indexes ?? []) {
+        assertName(field);
+        this.db.exec(
+          `CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (json_extract(doc, '$.${field}'))`,
+        );
+      }
+      this.collections.add(spec.name);
+    }
+  }
+
+  private statement(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private table(collection: string): string {
+    if (!this.collections.has(collection)) throw new Error(`Unknown collection ${collection}`);
+    return tableOf(collection);
+  }
+
+  async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
+    return this.getSync<T>(collection, id);
+  }
+
+  private getSync<T>(collection: string, id: string): StoredDocument<T> | null {
+    const row = this.statement(`SELECT * FROM ${this.table(collection)} WHERE id = ?`).get(id) as DocRow | undefined;
+    return row ? toStored<T>(row) : null;
+  }
+
+  async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
+    const { sql, params } = this.select(collection, query, 'SELECT *');
+    const rows = this.statement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as DocRow[];
+    return rows.map((row) => toStored<T>(row));
+  }
+
+  async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
+    const { sql, params } = this.select(collection, query, 'SELECT count(*) AS n');
+    return (this.statement(sql).get(...params) as { n: number }).n;
+  }
+
+  private select(collection: string, query: Omit<FindQuery, 'limit'>, head: string) {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (query.workspaceId !== undefined) {
+      clauses.push('workspace_id = ?');
+      params.push(query.workspaceId);
+    }
+    if (query.afterSeq !== undefined) {
+      clauses.push('seq > ?');
+      params.push(query.afterSeq);
+    }
+    const where = filterSql(query.where ?? {});
+    clauses.push(...where.clauses);
+    params.push(...where.params);
+    const sql = `${head} FROM ${this.table(collection)}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
+    return { sql, params };
+  }
+
+  async apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void> {
+    this.db.transaction(() => {
+      for (const op of ops) this.applyOne(op);
+      const save = this.statement(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+      );
+      for (const [name, position] of Object.entries(checkpoints)) save.run(name, position);
+    })();
+  }
+
+  private applyOne(op: WriteOp): void {
+    const table = this.table(op.collection);
+    switch (op.op) {
+      case 'put':
+        this.statement(
+          `INSERT INTO ${table} (id, workspace_id, seq, doc) VALUES (?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq, doc = excluded.doc`,
+        ).run(op.id, op.workspaceId, op.seq, JSON.stringify(op.doc));
+        return;
+      case 'merge': {
+        const current = this.getSync<Record<string, unknown>>(op.collection, op.id);
+        if (!current) return;
+        this.statement(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(
+          JSON.stringify({ ...current.doc, ...op.set }),
+          op.id,
+        );
+        return;
+      }
+      case 'delete':
+        this.statement(`DELETE FROM ${table} WHERE id = ?`).run(op.id);
+        return;
+      case 'deleteWhere': {
+        const where = filterSql(op.where);
+        this.statement(
+          `DELETE FROM ${table} WHERE workspace_id = ?${where.clauses.map((c) => ` AND ${c}`).join('')}`,
+        ).run(op.workspaceId, ...where.params);
+        return;
+      }
+    }
+  }
+
+  async getCheckpoints(): Promise<Record<string, number>> {
+    const rows = this.statement('SELECT name, position FROM checkpoints').all() as { name: string; position: number }[];
+    return Object.fromEntries(rows.map((r) => [r.name, r.position]));
+  }
+
+  async reset(collections: string[], checkpointNames: string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const collection of collections) this.statement(`DELETE FROM ${this.table(collection)}`).run();
+      for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+    })();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function assertName(name: string) {
+  if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
+}
+
+const tableOf = (collection: string) => `rm_${collection}`;
+
+/** Values go through JSON so booleans and nulls compare as they were stored. */
+function filterSql(filter: Filter): { clauses: string[]; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, condition] of Object.entries(filter)) {
+    assertName(field);
+    const expr = `json_extract(doc, '$.${field}')`;
+    if (condition !== null && typeof condition === 'object') {
+      if (condition.in.length === 0) {
+        clauses.push('0');
+        continue;
+      }
+      clauses.push(`${expr} IN (${condition.in.map(() => '?').join(', ')})`);
+      params.push(...condition.in.map(sqlValue));
+    } else if (condition === null) {
+      clauses.push(`${expr} IS NULL`);
+    } else {
+      clauses.push(`${expr} = ?`);
+      params.push(sqlValue(condition));
+    }
+  }
+  return { clauses, params };
+}
+
+/** json_extract yields 1/0 for JSON booleans. */
+const sqlValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+function toStored<T>(row: DocRow): StoredDocument<T> {
+  return { id: row.id, workspaceId: row.workspace_id, seq: row.seq, doc: JSON.parse(row.doc) as T };
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EventStore,
+  NewEvent,
+  RecordedEvent,
+  START,
+  WrongExpectedRevisionError,
+} from '@app/application/ports';
+
+/**
+ * The behaviour every EventStore adapter must show. Run by
+ * sqlite-event-store.contract.spec.ts (always) and eventstoredb-event-store.contract.spec.ts
+ * (when EVENTSTOREDB_URL is set). Stream names are random so suites can share a server.
+ */
+export function eventStoreContract(
+  name: string,
+  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>,
+) {
+  describe(`EventStore contract: ${name}`, () => {
+    let store: EventStore;
+    let close: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, close } = await open());
+    });
+    afterEach(async () => {
+      await close();
+    });
+
+    const stream = () => `test-${randomUUID()}`;
+    const event = (type = 'test.happened', data: unknown = { n: 1 }): NewEvent => ({
+      id: randomUUID(),
+      type,
+      schemaVersion: 1,
+      data,
+      metadata: {
+        workspaceId: 'ws_1',
+        actor: { type: 'api_key', id: 'key_1', name: 'CI' },
+        requestId: 'req_1',
+        correlationId: 'req_1',
+        causationId: null,
+        recordedAt: 1_700_000_000_000,
+      },
+    });
+
+    it('appends to a new stream and reads it back with revisions from 0 and the full envelope', async () => {
+      const s = stream();
+      const events = [event('a.one', { x: 1 }), event('a.two', { nested: { y: [1, 2] } })];
+      const result = await store.appendToStream(s, events, { expectedRevision: 'no_stream' });
+      expect(result.nextRevision).toBe(1);
+
+      const read = await store.readStream(s);
+      expect(read.map((e) => e.revision)).toEqual([0, 1]);
+      expect(read.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(read[0]).toMatchObject({ streamId: s, type: 'a.one', schemaVersion: 1, data: { x: 1 } });
+      expect(read[1].data).toEqual({ nested: { y: [1, 2] } });
+      expect(read[0].metadata).toEqual(events[0].metadata);
+      expect(read[1].position).toBeGreaterThan(read[0].position);
+      expect(result.position).toBe(read[1].position);
+    });
+
+    it('reads an unknown stream as empty', async () => {
+      expect(await store.readStream(stream())).toEqual([]);
+    });
+
+    it('reads a stream from a revision', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event(), event(), event()], { expectedRevision: 'no_stream' });
+      const tail = await store.readStream(s, { fromRevision: 1 });
+      expect(tail.map((e) => e.revision)).toEqual([1, 2]);
+    });
+
+    it('enforces expected revisions: no_stream, exact revision and any', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event()], { expectedRevision: 'no_stream' });
+      await expect(store.appendToStream(s, [event()], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(store.appendToStream(s, [event()], { expectedRevision: 5 })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(store.appendToStream(stream(), [event()], { expectedRevision: 0 })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      const exact = await store.appendToStream(s, [event()], { expectedRevision: 0 });
+      expect(exact.nextRevision).toBe(1);
+      const any = await store.appendToStream(s, [event()], { expectedRevision: 'any' });
+      expect(any.nextRevision).toBe(2);
+      expect((await store.readStream(s)).length).toBe(3);
+    });
+
+    it('lets exactly one of several concurrent appends at the same revision win, and the losers write nothing', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event()], { expectedRevision: 'no_stream' });
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 10 }, () => store.appendToStream(s, [event(), event()], { expectedRevision: 0 })),
+      );
+      expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+      for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+        expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      expect((await store.readStream(s)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    });
+
+    it('treats re-appending the same event ids at the same revision as a no-op', async () => {
+      const s = stream();
+      const first = [event(), event()];
+      const original = await store.appendToStream(s, first, { expectedRevision: 'no_stream' });
+      const retried = await store.appendToStream(s, first, { expectedRevision: 'no_stream' });
+      expect(retried.nextRevision).toBe(original.nextRevision);
+      expect((await store.readStream(s)).length).toBe(2);
+    });
+
+    it('reads $all in position order, exclusive of the given position', async () => {
+      const before = await store.headPosition();
+      const s1 = stream();
+      const s2 = stream();
+      await store.appendToStream(s1, [event('x.a')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(s2, [event('x.b')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(s1, [event('x.c')], { expectedRevision: 0 });
+      const mine = (await readAllFrom(store, before)).filter((e) => e.streamId === s1 || e.streamId === s2);
+      expect(mine.map((e) => e.type)).toEqual(['x.a', 'x.b', 'x.c']);
+      const afterFirst = (await readAllFrom(store, mine[0].position)).filter(
+        (e) => e.streamId === s1 || e.streamId === s2,
+      );
+      expect(afterFirst.map((e) => e.type)).toEqual(['x.b', 'x.c']);
+      expect(await store.headPosition()).toBeGreaterThanOrEqual(mine[2].position);
+    });
+
+    it('subscribes to $all from a checkpoint: catches up, then receives live events in order', async () => {
+      const s = stream();
+      const before = await store.headPosition();
+      await store.appendToStream(s, [event('sub.1'), event('sub.2')], { expectedRevision: 'no_stream' });
+      const seen: RecordedEvent[] = [];
+      let resolveDone: () => void;
+      const done = new Promise<void>((r) => (resolveDone = r));
+      const subscription = store.subscribeToAll({
+        after: before,
+        onEvents: async (events) => {
+          seen.push(...events.filter((e) => e.streamId === s));
+          if (seen.length >= 4) resolveDone();
+        },
+      });
+      try {
+        await store.appendToStream(s, [event('sub.3')], { expectedRevision: 1 });
+        await store.appendToStream(s, [event('sub.4')], { expectedRevision: 2 });
+        await withTimeout(done, 10_000);
+      } finally {
+        await subscription.stop();
+      }
+      expect(seen.map((e) => e.type)).toEqual(['sub.1', 'sub.2', 'sub.3', 'sub.4']);
+      const positions = seen.map((e) => e.position);
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    });
+
+    it('delivers nothing at or before the checkpoint', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event('old')], { expectedRevision: 'no_stream' });
+      const checkpoint = await store.headPosition();
+      const seen: string[] = [];
+      let resolveDone: () => void;
+      const done = new Promise<void>((r) => (resolveDone = r));
+      const subscription = store.subscribeToAll({
+        after: checkpoint,
+        onEvents: async (events) => {
+          for (const e of events) if (e.streamId === s) seen.push(e.type);
+          if (seen.includes('new')) resolveDone();
+        },
+      });
+      try {
+        await store.appendToStream(s, [event('new')], { expectedRevision: 0 });
+        await withTimeout(done, 10_000);
+      } finally {
+        await subscription.stop();
+      }
+      expect(seen).toEqual(['new']);
+    });
+  });
+}
+
+async function readAllFrom(store: EventStore, after: number): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  let from = after ?? START;
+  for (;;) {
+    const page = await store.readAll({ after: from, maxCount: 500 });
+    if (page.length === 0) return out;
+    out.push(...page);
+    from = page[page.length - 1].position;
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

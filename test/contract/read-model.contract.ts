@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { ReadModelStore } from '@app/application/ports';
+
+/**
+ * The behaviour every ReadModelStore adapter must show. Run by
+ * sqlite-read-model-store.contract.spec.ts (always) and mongodb-read-model-store.contract.spec.ts
+ * (when MONGODB_URL is set). Workspace ids are random so suites can share a database.
+ */
+export function readModelContract(
+  name: string,
+  open: () => Promise<{ store: ReadModelStore; close: () => Promise<void> }>,
+) {
+  describe(`ReadModelStore contract: ${name}`, () => {
+    let store: ReadModelStore;
+    let close: () => Promise<void>;
+    let ws: string;
+    const checkpoint = () => `cp_${ws}`;
+
+    beforeEach(async () => {
+      ({ store, close } = await open());
+      await store.init([{ name: 'things', indexes: ['status'] }, { name: 'others' }]);
+      ws = `ws_${randomUUID().replace(/-/g, '')}`;
+    });
+    afterEach(async () => {
+      await close();
+    });
+
+    const put = (id: string, seq: number, doc: Record<string, unknown>, workspaceId = ws) => ({
+      op: 'put' as const,
+      collection: 'things',
+      id,
+      workspaceId,
+      seq,
+      doc: { id, ...doc },
+    });
+    const uid = () => `t_${randomUUID()}`;
+
+    it('puts, gets, merges and deletes documents with their checkpoint', async () => {
+      const id = uid();
+      await store.apply([put(id, 1, { name: 'a', status: 'draft', nested: { x: 1 }, tags: ['p'], end: null })], {
+        [checkpoint()]: 1,
+      });
+      expect(await store.get('things', id)).toEqual({
+        id,
+        workspaceId: ws,
+        seq: 1,
+        doc: { id, name: 'a', status: 'draft', nested: { x: 1 }, tags: ['p'], end: null },
+      });
+      await store.apply([{ op: 'merge', collection: 'things', id, set: { status: 'planned', end: '2026-01-02' } }], {
+        [checkpoint()]: 2,
+      });
+      expect((await store.get('things', id))?.doc).toEqual({
+        id,
+        name: 'a',
+        status: 'planned',
+        nested: { x: 1 },
+        tags: ['p'],
+        end: '2026-01-02',
+      });
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(2);
+      await store.apply([{ op: 'delete', collection: 'things', id }], { [checkpoint()]: 3 });
+      expect(await store.get('things', id)).toBeNull();
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(3);
+    });
+
+    it('ignores a merge into a missing document and a delete of one', async () => {
+      const id = uid();
+      await store.apply(
+        [
+          { op: 'merge', collection: 'things', id, set: { name: 'ghost' } },
+          { op: 'delete', collection: 'things', id },
+        ],
+        {},
+      );
+      expect(await store.get('things', id)).toBeNull();
+    });
+
+    it('applies a put twice without duplicating (replay after a crash)', async () => {
+      const id = uid();
+      await store.apply([put(id, 5, { status: 'draft' })], {});
+      await store.apply([put(id, 5, { status: 'draft' })], {});
+      expect(await store.count('things', { workspaceId: ws })).toBe(1);
+    });
+
+    it('finds by workspace in seq order with a cursor, equality and membership filters', async () => {
+      const other = `ws_${randomUUID().replace(/-/g, '')}`;
+      await store.apply(
+        [
+          put('a' + ws, 30, { status: 'draft', archived: false }),
+          put('b' + ws, 10, { status: 'planned', archived: false }),
+          put('c' + ws, 20, { status: 'other', archived: true }),
+          put('d' + ws, 40, { status: 'draft', archived: false, end: null }),
+          put('e' + ws, 15, { status: 'draft', archived: false }, other),
+        ],
+        {},
+      );
+      const all = await store.find('things', { workspaceId: ws, limit: 10 });
+      expect(all.map((d) => d.seq)).toEqual([10, 20, 30, 40]);
+      const page = await store.find('things', { workspaceId: ws, afterSeq: 20, limit: 1 });
+      expect(page.map((d) => d.seq)).toEqual([30]);
+      const drafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 10 });
+      expect(drafts.map((d) => d.seq)).toEqual([30, 40]);
+      const some = await store.find('things', {
+        workspaceId: ws,
+        where: { status: { in: ['planned', 'other'] } },
+        limit: 10,
+      });
+      expect(some.map((d) => d.seq)).toEqual([10, 20]);
+      const archived = await store.find('things', { workspaceId: ws, where: { archived: true }, limit: 10 });
+      expect(archived.map((d) => d.seq)).toEqual([20]);
+      const notArchived = await store.find('things', { workspaceId: ws, where: { archived: false }, limit: 10 });
+      expect(notArchived.map((d) => d.seq)).toEqual([10, 30, 40]);
+      const none = await store.find('things', { workspaceId: ws, where: { status: { in: [] } }, limit: 10 });
+      expect(none).toEqual([]);
+      expect(await store.count('things', { workspaceId: ws, where: { status: 'draft' } })).toBe(2);
+      expect(await store.count('things', { workspaceId: other })).toBe(1);
+    });
+
+    it('finds across workspaces by an indexed field', async () => {
+      const marker = `status_${randomUUID()}`;
+      await store.apply([put(uid(), 1, { status: marker }), put(uid(), 2, { status: marker }, `other_${ws}`)], {});
+      const found = await store.find('things', { where: { status: marker }, limit: 10 });
+      expect(found).toHaveLength(2);
+    });
+
+    it('deletes by filter within one workspace only', async () => {
+      const other = `ws_${randomUUID().replace(/-/g, '')}`;
+      await store.apply(
+        [
+          put(uid(), 1, { parent: 'p1' }),
+          put(uid(), 2, { parent: 'p1' }),
+          put(uid(), 3, { parent: 'p2' }),
+          put(uid(), 4, { parent: 'p1' }, other),
+        ],
+        {},
+      );
+      await store.apply([{ op: 'deleteWhere', collection: 'things', workspaceId: ws, where: { parent: 'p1' } }], {});
+      expect(await store.count('things', { workspaceId: ws })).toBe(1);
+      expect(await store.count('things', { workspaceId: other })).toBe(1);
+    });
+
+    it('keeps collections apart and resets a collection with its checkpoints', async () => {
+      const id = uid();
+      await store.apply(
+        [put(id, 1, { status: 'x' }), { op: 'put', collection: 'others', id, workspaceId: ws, seq: 1, doc: { id } }],
+        { [checkpoint()]: 7 },
+      );
+      await store.reset(['things'], [checkpoint()]);
+      expect(await store.get('things', id)).toBeNull();
+      expect(await store.get('others', id)).not.toBeNull();
+      expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();
+    });
+  });
+}

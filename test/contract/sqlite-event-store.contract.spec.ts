@@ -1,0 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@app/infrastructure/sqlite';
+import { eventStoreContract } from './event-store.contract';
+
+eventStoreContract('sqlite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-contract-'));
+  const store = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 50 });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
