@@ -7,3 +7,4 @@ export * from './workspaces/workspace.events';
 export * from './workspaces/workspace.aggregate';
 export * from './projects/project.events';
 export * from './projects/project.aggregate';
+export * from './jobs/occurrence-schedule';

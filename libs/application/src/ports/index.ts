@@ -2,3 +2,4 @@ export * from './event-store.port';
 export * from './read-model.port';
 export * from './clock.port';
 export * from './id-generator.port';
+export * from './read-your-writes.port';

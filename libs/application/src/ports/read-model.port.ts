@@ -25,12 +25,18 @@ export interface StoredDocument<T = Record<string, unknown>> {
   doc: T;
 }
 
-export type WriteOp =
+/**
+ * `at` is the store position of the event behind the write (the engine stamps it). An adapter
+ * shared by several projecting processes (MongoDB) may use it to refuse a write older than
+ * what a document already reflects; the single-writer SQLite adapter ignores it.
+ */
+export type WriteOp = (
   | { op: 'put'; collection: string; id: string; workspaceId: string | null; seq: number; doc: Record<string, unknown> }
   /** Sets top-level fields of an existing document; a missing document is left missing. */
   | { op: 'merge'; collection: string; id: string; set: Record<string, unknown> }
   | { op: 'delete'; collection: string; id: string }
-  | { op: 'deleteWhere'; collection: string; workspaceId: string; where: Filter };
+  | { op: 'deleteWhere'; collection: string; workspaceId: string; where: Filter }
+) & { at?: number };
 
 export interface FindQuery {
   workspaceId?: string;

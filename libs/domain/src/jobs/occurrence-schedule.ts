@@ -212,7 +212,7 @@ function weekOfMonthSelection(single: number | null, many: number[] | null): num
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Throws on malformed or impossible dates: reaching here with one is a programming error. */
-export function toDayNumber(date: string): number {
+function toDayNumber(date: string): number {
   const match = ISO_DATE.exec(date);
   const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
   if (!match || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
@@ -221,13 +221,13 @@ export function toDayNumber(date: string): number {
   return fromCivil(year, month, day);
 }
 
-export function toIsoDate(dayNumber: number): string {
+function toIsoDate(dayNumber: number): string {
   const { year, month, day } = toCivil(dayNumber);
   return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}`;
 }
 
 /** 0 = Sunday .. 6 = Saturday; day 0 (1970-01-01) was a Thursday. */
-export function weekdayOf(dayNumber: number): number {
+function weekdayOf(dayNumber: number): number {
   return mod(dayNumber + 4, 7);
 }
 

@@ -1,0 +1,68 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyAuthenticator, API_KEY_PREFIX, Principal } from '@app/application';
+import { APP_CONFIG } from '../tokens';
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../config';
+import { AuthError } from './errors';
+
+/** Who may call a route: anyone (health), the operator (admin API), or an API key (default). */
+export type Audience = 'public' | 'operator' | 'api_key';
+const AUDIENCE = 'audience';
+export const Public = () => SetMetadata(AUDIENCE, 'public');
+export const OperatorOnly = () => SetMetadata(AUDIENCE, 'operator');
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface AuthenticatedRequest extends FastifyRequest {
+  principal?: Principal;
+  operator?: boolean;
+}
+
+export function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly adminDigest: Buffer;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.adminDigest = digest(config.adminToken);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const audience =
+      this.reflector.getAllAndOverride<Audience>(AUDIENCE, [context.getHandler(), context.getClass()]) ?? 'api_key';
+    if (audience === 'public') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const presented = bearerOf(request);
+
+    if (audience === 'operator') {
+      if (presented?.startsWith(API_KEY_PREFIX)) throw new AuthError('api_key_path_not_allowed');
+      // Compare digests so the comparison takes the same time whatever the token's length.
+      if (!presented || !timingSafeEqual(digest(presented), this.adminDigest)) throw new AuthError('invalid_admin_token');
+      request.operator = true;
+      return true;
+    }
+
+    const result = await this.authenticator.authenticate(presented);
+    if (!result.ok) throw new AuthError(result.failure);
+    if (result.principal.scope === 'read_only' && !READ_METHODS.has(request.method)) {
+      throw new AuthError('read_only_access');
+    }
+    request.principal = result.principal;
+    return true;
+  }
+}

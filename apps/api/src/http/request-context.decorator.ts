@@ -1,0 +1,22 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { CommandContext, Principal } from '@app/application';
+import { OPERATOR } from '@app/domain';
+import type { AuthenticatedRequest } from './auth.guard';
+
+/** The command context of this request: actor, tenant and request id, derived once here. */
+export const Ctx = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  const principal = request.principal;
+  return {
+    actor: principal ? { type: 'api_key', id: principal.keyId, name: principal.keyName } : OPERATOR,
+    workspaceId: principal?.workspaceId ?? null,
+    requestId: String(request.id),
+  };
+});
+
+/** The API key behind this request (routes for API keys only). */
+export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal) throw new Error('Caller used on a route that is not authenticated by API key');
+  return principal;
+});

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './bootstrap';
+import { ConfigError, loadConfig } from './config';
+
+async function main() {
+  const config = loadConfig();
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  const logger = new Logger('Main');
+  logger.log(
+    `Listening on ${config.host}:${config.port} (events: ${config.eventStore}, read models: ${config.readStore}, data: ${config.dataDir}, deployment: ${config.deployment})`,
+  );
+  if (config.adminTokenGenerated) {
+    // Shown once, on the start that generated it; it is kept in DATA_DIR/admin-token.
+    process.stdout.write(`\nAdmin token (saved in ${config.dataDir}/admin-token): ${config.adminToken}\n\n`);
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Failed to start: ${error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { EventStore, ReadModelStore } from '@app/application';
+import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import type { AppConfig } from './config';
+
+/**
+ * Picks the adapters for the configured storage mode. The scaled adapters are loaded only when
+ * chosen, so the embedded default never loads the gRPC or MongoDB drivers.
+ */
+export async function openEventStore(config: AppConfig): Promise<EventStore> {
+  if (config.eventStore === 'eventstoredb') {
+    const { EventStoreDbEventStore } = await import('@app/infrastructure/eventstoredb');
+    return EventStoreDbEventStore.connect(config.eventStoreDbUrl!);
+  }
+  return new SqliteEventStore(join(config.dataDir, 'events.db'));
+}
+
+export async function openReadModelStore(config: AppConfig): Promise<ReadModelStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
+    return MongoReadModelStore.connect(config.mongodbUrl!);
+  }
+  return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'));
+}

@@ -1,0 +1,59 @@
+export * from './ports';
+export * from './shared/command-context';
+export * from './shared/event-sourced-repository';
+export * from './shared/pagination';
+export * from './shared/tenant';
+export * from './projections/projector';
+export * from './projections/projection-engine';
+export * from './workspaces/api-key-secret';
+export * from './workspaces/api-key-authenticator';
+export * from './workspaces/workspace.projector';
+export * from './workspaces/commands/create-workspace.command';
+export * from './workspaces/commands/create-workspace.handler';
+export * from './workspaces/commands/update-workspace.command';
+export * from './workspaces/commands/update-workspace.handler';
+export * from './workspaces/commands/add-member.command';
+export * from './workspaces/commands/add-member.handler';
+export * from './workspaces/commands/create-api-key.command';
+export * from './workspaces/commands/create-api-key.handler';
+export * from './workspaces/commands/deactivate-api-key.command';
+export * from './workspaces/commands/deactivate-api-key.handler';
+export * from './projects/project.projector';
+export * from './projects/commands/create-project.command';
+export * from './projects/commands/create-project.handler';
+export * from './projects/commands/update-project.command';
+export * from './projects/commands/update-project.handler';
+export * from './projects/queries/project.queries';
+
+import { AddMemberHandler } from './workspaces/commands/add-member.handler';
+import { CreateApiKeyHandler } from './workspaces/commands/create-api-key.handler';
+import { CreateWorkspaceHandler } from './workspaces/commands/create-workspace.handler';
+import { DeactivateApiKeyHandler } from './workspaces/commands/deactivate-api-key.handler';
+import { UpdateWorkspaceHandler } from './workspaces/commands/update-workspace.handler';
+import { CreateProjectHandler } from './projects/commands/create-project.handler';
+import {
+  ArchiveProjectHandler,
+  DeleteProjectHandler,
+  UpdateProjectHandler,
+} from './projects/commands/update-project.handler';
+import { GetProjectHandler, ListProjectsHandler } from './projects/queries/project.queries';
+import { workspaceProjector } from './workspaces/workspace.projector';
+import { projectProjector } from './projects/project.projector';
+
+/** Everything the composition root registers, by bounded context. */
+export const WORKSPACE_HANDLERS = [
+  CreateWorkspaceHandler,
+  UpdateWorkspaceHandler,
+  AddMemberHandler,
+  CreateApiKeyHandler,
+  DeactivateApiKeyHandler,
+];
+export const PROJECT_HANDLERS = [
+  CreateProjectHandler,
+  UpdateProjectHandler,
+  ArchiveProjectHandler,
+  DeleteProjectHandler,
+  GetProjectHandler,
+  ListProjectsHandler,
+];
+export const ALL_PROJECTORS = [workspaceProjector, projectProjector];

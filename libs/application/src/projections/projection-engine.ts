@@ -1,0 +1,124 @@
+import { EventStore, RecordedEvent, START, Subscription } from '../ports/event-store.port';
+import { ReadModelStore, WriteOp } from '../ports/read-model.port';
+import { Projector } from './projector';
+
+export interface EngineLogger {
+  error(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown): void;
+}
+
+interface Waiter {
+  position: number;
+  resolve(): void;
+}
+
+/**
+ * Feeds the event store's $all into every projector through one subscription, from the lowest
+ * checkpoint. Each batch of events becomes one read-model write together with the projectors'
+ * new checkpoints; a projector skips events at or below its own checkpoint, so projectors that
+ * are behind (a new one, or one being rebuilt) catch up without replaying the others.
+ *
+ * `waitFor(position)` is how a write request gives read-your-writes: it is answered once every
+ * projection has applied the events it caused.
+ */
+export class ProjectionEngine {
+  private subscription: Subscription | null = null;
+  private applied = START;
+  private checkpoints: Record<string, number> = {};
+  private waiters: Waiter[] = [];
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly read: ReadModelStore,
+    private readonly projectors: Projector[],
+    private readonly logger: EngineLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.read.init(this.projectors.flatMap((p) => p.collections));
+    this.stopped = false;
+    await this.subscribe();
+  }
+
+  private async subscribe(): Promise<void> {
+    const stored = await this.read.getCheckpoints();
+    this.checkpoints = Object.fromEntries(this.projectors.map((p) => [p.name, stored[p.name] ?? START]));
+    const from = Math.min(...Object.values(this.checkpoints));
+    this.applied = Math.max(this.applied, from);
+    this.subscription = this.events.subscribeToAll({
+      after: from,
+      onEvents: (batch) => this.handle(batch),
+      onError: (error) => {
+        this.logger.error('Projection subscription failed; restarting in 1 s', error);
+        this.subscription = null;
+        if (!this.stopped) this.restartTimer = setTimeout(() => void this.subscribe().catch(() => undefined), 1000);
+      },
+    });
+  }
+
+  private async handle(batch: RecordedEvent[]): Promise<void> {
+    const ops: WriteOp[] = [];
+    const moved: Record<string, number> = {};
+    for (const projector of this.projectors) {
+      const checkpoint = this.checkpoints[projector.name];
+      const last = batch[batch.length - 1].position;
+      if (last <= checkpoint) continue;
+      for (const event of batch) {
+        if (event.position > checkpoint) {
+          for (const op of projector.project(event)) ops.push({ ...op, at: event.position });
+        }
+      }
+      moved[projector.name] = last;
+    }
+    if (Object.keys(moved).length > 0) await this.read.apply(ops, moved);
+    Object.assign(this.checkpoints, moved);
+    this.applied = batch[batch.length - 1].position;
+    this.release();
+  }
+
+  private release() {
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.position <= this.applied) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+
+  /** Position up to which every projection has been applied. */
+  position(): number {
+    return this.applied;
+  }
+
+  /** Resolves true once every projection has applied `position`, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
+    if (position <= this.applied) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        this.logger.warn(`Read models did not reach position ${position} within ${timeoutMs} ms`);
+        resolve(false);
+      }, timeoutMs);
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    await this.subscription?.stop();
+    this.subscription = null;
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+}

@@ -1,0 +1,46 @@
+import { ProjectEvent, projectView } from '@app/domain';
+import { RecordedEvent } from '../ports/event-store.port';
+import { WriteOp } from '../ports/read-model.port';
+import { Projector } from '../projections/projector';
+
+export const PROJECTS = 'projects';
+
+/** Fields of project events that are inputs only and never shown (spec 2.2). */
+const WRITE_ONLY = new Set(['other_status_reason']);
+
+export const projectProjector: Projector = {
+  name: 'projects',
+  collections: [{ name: PROJECTS }],
+  project(recorded: RecordedEvent): WriteOp[] {
+    const event = recorded as unknown as ProjectEvent;
+    switch (event.type) {
+      case 'project.created': {
+        const d = event.data;
+        const doc = projectView(d.id, {
+          name: d.name,
+          description: d.description,
+          status: d.status,
+          other_status_reason: d.other_status_reason,
+          start_date: d.start_date,
+          end_date: d.end_date,
+          external_id: d.external_id,
+          laanc_number: null,
+          archived: false,
+          created_by: d.created_by,
+          created: d.created,
+          updated: d.created,
+        });
+        return [{ op: 'put', collection: PROJECTS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, doc }];
+      }
+      case 'project.updated': {
+        const set: Record<string, unknown> = { updated: event.data.updated };
+        for (const [field, value] of Object.entries(event.data.changes)) if (!WRITE_ONLY.has(field)) set[field] = value;
+        return [{ op: 'merge', collection: PROJECTS, id: event.data.id, set }];
+      }
+      case 'project.deleted':
+        return [{ op: 'delete', collection: PROJECTS, id: event.data.id }];
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,100 @@
+import { WorkspaceEvent } from '@app/domain';
+import { RecordedEvent } from '../ports/event-store.port';
+import { WriteOp } from '../ports/read-model.port';
+import { Projector } from '../projections/projector';
+
+export const WORKSPACES = 'workspaces';
+export const MEMBERS = 'members';
+export const API_KEYS = 'api_keys';
+
+export interface WorkspaceDoc {
+  id: string;
+  name: string;
+  plan: string;
+  project_limit: number | null;
+  created: number;
+  updated: number;
+}
+
+export interface ApiKeyDoc {
+  id: string;
+  workspace_id: string;
+  name: string;
+  scope: 'read_only' | 'full_access';
+  status: 'active' | 'inactive';
+  key_hash: string;
+  created: number;
+}
+
+/** Team member as GET /team lists it (spec 2.5); the single read drops `status`. */
+export interface MemberDoc {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  role: string;
+  status: string;
+  title: string | null;
+  phone_number: string | null;
+  profile_picture: string | null;
+  created: number;
+  updated: number;
+}
+
+export const workspaceProjector: Projector = {
+  name: 'workspaces',
+  collections: [
+    { name: WORKSPACES },
+    { name: MEMBERS, indexes: ['role'] },
+    { name: API_KEYS, indexes: ['key_hash'] },
+  ],
+  project(recorded: RecordedEvent): WriteOp[] {
+    const event = recorded as unknown as WorkspaceEvent;
+    const seq = recorded.position;
+    switch (event.type) {
+      case 'workspace.created': {
+        const d = event.data;
+        const doc: WorkspaceDoc = { id: d.id, name: d.name, plan: d.plan, project_limit: d.project_limit, created: d.created, updated: d.created };
+        return [{ op: 'put', collection: WORKSPACES, id: d.id, workspaceId: d.id, seq, doc: { ...doc } }];
+      }
+      case 'workspace.updated':
+        return [
+          { op: 'merge', collection: WORKSPACES, id: event.data.id, set: { ...event.data.changes, updated: event.data.updated } },
+        ];
+      case 'workspace.member_added': {
+        const d = event.data;
+        const doc: MemberDoc = {
+          id: d.member_id,
+          email: d.profile.email,
+          first_name: d.profile.first_name,
+          last_name: d.profile.last_name,
+          role: d.role,
+          status: d.status,
+          title: d.profile.title,
+          phone_number: d.profile.phone_number,
+          profile_picture: d.profile.profile_picture,
+          created: d.created,
+          updated: d.created,
+        };
+        return [{ op: 'put', collection: MEMBERS, id: d.member_id, workspaceId: d.workspace_id, seq, doc: { ...doc } }];
+      }
+      case 'workspace.api_key_created': {
+        const d = event.data;
+        const doc: ApiKeyDoc = {
+          id: d.key_id,
+          workspace_id: d.workspace_id,
+          name: d.name,
+          scope: d.scope,
+          status: 'active',
+          key_hash: d.key_hash,
+          created: d.created,
+        };
+        return [{ op: 'put', collection: API_KEYS, id: d.key_id, workspaceId: d.workspace_id, seq, doc: { ...doc } }];
+      }
+      case 'workspace.api_key_deactivated':
+        return [{ op: 'merge', collection: API_KEYS, id: event.data.key_id, set: { status: 'inactive' } }];
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,110 @@
+import { DomainError } from '../shared/domain-error';
+import { spec } from '../shared/given-when-then.spec-helper';
+import { PROJECT_LIMIT_REACHED, workspaceDecider } from './workspace.aggregate';
+import { WorkspaceEvent } from './workspace.events';
+
+const { given } = spec(workspaceDecider);
+const created = (limit: number | null = 2, plan: 'free' | 'pro' | 'enterprise' = 'enterprise'): WorkspaceEvent => ({
+  type: 'workspace.created',
+  data: { id: 'ws1', name: 'Acme', plan, project_limit: limit, created: 1 },
+});
+const reserved = (projectId: string): WorkspaceEvent => ({
+  type: 'workspace.project_slot_reserved',
+  data: { workspace_id: 'ws1', project_id: projectId },
+});
+
+describe('Workspace aggregate', () => {
+  it('is created once', () => {
+    given()
+      .when({ type: 'CreateWorkspace', id: 'ws1', name: 'Acme', plan: 'enterprise', projectLimit: 2, now: 1 })
+      .then([created()]);
+    given(created())
+      .when({ type: 'CreateWorkspace', id: 'ws1', name: 'Acme', plan: 'pro', projectLimit: null, now: 2 })
+      .thenFails('Workspace already exists');
+  });
+
+  it('refuses commands on a workspace that does not exist', () => {
+    given().when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenFails('Workspace not found');
+    given().when({ type: 'CreateApiKey', keyId: 'k', name: 'n', scope: 'read_only', keyHash: 'h', now: 1 }).thenFails('Workspace not found');
+  });
+
+  it('records only the fields an update really changes', () => {
+    given(created(2, 'pro'))
+      .when({ type: 'UpdateWorkspace', plan: 'enterprise', projectLimit: 2, now: 5 })
+      .then([{ type: 'workspace.updated', data: { id: 'ws1', changes: { plan: 'enterprise' }, updated: 5 } }]);
+    given(created(2)).when({ type: 'UpdateWorkspace', plan: 'enterprise', now: 5 }).thenNothing();
+  });
+
+  describe('project slots enforce the plan limit', () => {
+    it('reserves while under the limit', () => {
+      given(created(2), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p2' }).then([reserved('p2')]);
+    });
+
+    it('refuses at the limit with a limit_reached error', () => {
+      const decide = () =>
+        workspaceDecider.decide(
+          { type: 'ReserveProjectSlot', projectId: 'p3' },
+          [created(2), reserved('p1'), reserved('p2')].reduce(workspaceDecider.evolve, workspaceDecider.initialState()),
+        );
+      expect(decide).toThrow(PROJECT_LIMIT_REACHED);
+      try {
+        decide();
+      } catch (error) {
+        expect((error as DomainError).kind).toBe('limit_reached');
+      }
+    });
+
+    it('frees a slot when a project is released, and never limits an unlimited workspace', () => {
+      given(created(1), reserved('p1'), { type: 'workspace.project_slot_released', data: { workspace_id: 'ws1', project_id: 'p1' } })
+        .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
+        .then([reserved('p2')]);
+      given(created(null), reserved('a'), reserved('b'), reserved('c')).when({ type: 'ReserveProjectSlot', projectId: 'd' }).then([reserved('d')]);
+    });
+
+    it('a lowered limit applies to the next reservation', () => {
+      given(created(5), reserved('p1'), { type: 'workspace.updated', data: { id: 'ws1', changes: { project_limit: 1 }, updated: 2 } })
+        .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
+        .thenFails(PROJECT_LIMIT_REACHED);
+    });
+
+    it('is idempotent for the same project', () => {
+      given(created(1), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenNothing();
+      given(created(1)).when({ type: 'ReleaseProjectSlot', projectId: 'p1' }).thenNothing();
+    });
+  });
+
+  describe('API keys', () => {
+    const keyCreated: WorkspaceEvent = {
+      type: 'workspace.api_key_created',
+      data: { workspace_id: 'ws1', key_id: 'k1', name: 'Bot', scope: 'full_access', key_hash: 'abc', created: 3 },
+    };
+
+    it('records the hash, never the key', () => {
+      given(created())
+        .when({ type: 'CreateApiKey', keyId: 'k1', name: 'Bot', scope: 'full_access', keyHash: 'abc', now: 3 })
+        .then([keyCreated]);
+    });
+
+    it('deactivates once; an unknown key is not found', () => {
+      given(created(), keyCreated)
+        .when({ type: 'DeactivateApiKey', keyId: 'k1', now: 4 })
+        .then([{ type: 'workspace.api_key_deactivated', data: { workspace_id: 'ws1', key_id: 'k1', deactivated: 4 } }]);
+      given(created(), keyCreated, { type: 'workspace.api_key_deactivated', data: { workspace_id: 'ws1', key_id: 'k1', deactivated: 4 } })
+        .when({ type: 'DeactivateApiKey', keyId: 'k1', now: 5 })
+        .thenNothing();
+      given(created()).when({ type: 'DeactivateApiKey', keyId: 'nope', now: 4 }).thenFails('API key not found');
+    });
+  });
+
+  it('adds members with unique emails', () => {
+    const profile = { email: 'Ana@example.com', first_name: 'Ana', last_name: null, title: null, phone_number: null, profile_picture: null };
+    const added: WorkspaceEvent = {
+      type: 'workspace.member_added',
+      data: { workspace_id: 'ws1', member_id: 'u1', role: 'pilot', status: 'active', profile, created: 2 },
+    };
+    given(created()).when({ type: 'AddMember', memberId: 'u1', role: 'pilot', status: 'active', profile, now: 2 }).then([added]);
+    given(created(), added)
+      .when({ type: 'AddMember', memberId: 'u2', role: 'client', status: 'active', profile: { ...profile, email: 'ana@EXAMPLE.com' }, now: 3 })
+      .thenFails('A member with this email already exists');
+  });
+});

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../apps/api/src/bootstrap';
+import { loadConfig } from '../../apps/api/src/config';
+
+export const ADMIN_TOKEN = 'adm_test_token_for_e2e';
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+/** The real service on a loopback port, with a fresh DATA_DIR, driven over real HTTP. */
+export class TestApp {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly baseUrl: string,
+    readonly dataDir: string,
+    private readonly ownsDir: boolean,
+  ) {}
+
+  static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+    const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, ...env });
+    const app = await createApp(config, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address() as { port: number };
+    return new TestApp(app, `http://127.0.0.1:${address.port}`, dir, dataDir === undefined);
+  }
+
+  async stop(options: { keepData?: boolean } = {}) {
+    await this.app.close();
+    if (this.ownsDir && !options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers, text };
+  }
+
+  admin<T = any>(method: string, path: string, body?: unknown) {
+    return this.request<T>(method, `/v1/admin${path}`, { token: ADMIN_TOKEN, body });
+  }
+
+  /** A workspace on the given plan with one full-access and one read-only key. */
+  async provision(options: { plan?: string; projectLimit?: number | null; name?: string } = {}) {
+    const ws = await this.admin('POST', '/workspaces', {
+      name: options.name ?? 'Acme Aerial',
+      plan: options.plan ?? 'enterprise',
+      ...(options.projectLimit !== undefined ? { project_limit: options.projectLimit } : {}),
+    });
+    if (ws.status !== 201) throw new Error(`provision failed: ${ws.status} ${ws.text}`);
+    const full = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
+    const read = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, { name: 'Reporter', scope: 'read_only' });
+    return {
+      workspaceId: ws.body.id as string,
+      fullKey: full.body.key as string,
+      fullKeyId: full.body.id as string,
+      readKey: read.body.key as string,
+      readKeyId: read.body.id as string,
+    };
+  }
+}
