@@ -1,0 +1,50 @@
+/**
+ * Layer rules of the hexagon, checked on every `npm test`: dependencies point inwards.
+ * domain <- application <- infrastructure / apps. Drivers and frameworks stay out of the core.
+ */
+const DRIVERS = '^(better-sqlite3|mongodb|@eventstore/db-client|ioredis|redis|fastify|undici)';
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'The domain knows nothing of NestJS, HTTP, databases or the other layers.',
+      severity: 'error',
+      from: { path: '^libs/domain' },
+      to: { pathNot: ['^libs/domain', '^node_modules/@types/node'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'domain-no-io',
+      comment: 'No file system, network or process access in the domain.',
+      severity: 'error',
+      from: { path: '^libs/domain' },
+      to: { dependencyTypes: ['core'], path: '^(fs|net|http|https|dns|child_process|worker_threads)$' },
+    },
+    {
+      name: 'application-talks-to-ports',
+      comment: 'Handlers use ports; adapters and the HTTP layer are outside.',
+      severity: 'error',
+      from: { path: '^libs/application' },
+      to: { path: ['^libs/infrastructure', '^apps/', `node_modules/${DRIVERS.slice(1)}`] },
+    },
+    {
+      name: 'adapters-do-not-reach-out',
+      comment: 'Adapters implement ports and nothing else: no HTTP layer, no domain rules of their own.',
+      severity: 'error',
+      from: { path: '^libs/infrastructure' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.(spec|e2e-spec|int-spec)\\.ts$|spec-helper\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,425 @@
+import {
+  ANY,
+  AllStreamResolvedEvent,
+  AllStreamSubscription,
+  AppendExpectedRevision,
+  BACKWARDS,
+  END,
+  ErrorType,
+  EventData,
+  EventStoreDBClient,
+  FORWARDS,
+  JSONType,
+  NO_STREAM,
+  Position,
+  ReadPosition,
+  ResolvedEvent,
+  START as ESDB_START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+} from '@eventstore/db-client';
+import {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  START,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedRevisionError,
+} from '@app/application/ports';
+
+export interface EventStoreDbEventStoreOptions {
+  /** Most events handed to one `onEvents` call of a subscription (and buffered client-side). */
+  maxBatchSize?: number;
+  /** Events requested per page when scanning `$all` in `readAll` / `headPosition`. */
+  pageSize?: number;
+}
+
+/** What the adapter writes into an event's metadata JSON: the port's metadata plus the schema version. */
+type StoredMetadata = EventMetadata & { schemaVersion: number };
+
+type AnyResolvedEvent = ResolvedEvent | AllStreamResolvedEvent;
+type AnyRecordedEvent = NonNullable<AnyResolvedEvent['event']>;
+
+/**
+ * The event store port on EventStoreDB / KurrentDB (gRPC client `@eventstore/db-client` v6).
+ *
+ * Mapping:
+ * - one port stream = one ESDB stream; revisions are ESDB stream revisions (bigint → number);
+ * - an event's port `id` is its ESDB event id (so it must be a UUID), which is what makes an
+ *   append retried with the same ids and expected revision idempotent on the server;
+ * - `schemaVersion` and the port's `EventMetadata` travel together in the event's metadata JSON;
+ * - **positions are ESDB commit positions: byte offsets in the transaction log.** They grow
+ *   with every event but are not dense (gaps of hundreds of bytes, system events in between),
+ *   so never do arithmetic on them. Every event written through the gRPC API (v20+) has its
+ *   own commit position equal to its prepare position, which is why a single number is enough
+ *   to resume from. Positions fit a JS number up to 2^53 bytes (8 PiB) of log.
+ *
+ * `$all` as the port sees it excludes EventStoreDB's own records: events whose type starts
+ * with `$` (system events, links `$>`, stream metadata `$metadata`) and events of streams
+ * whose name starts with `$`.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  private readonly maxBatchSize: number;
+  private readonly pageSize: number;
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  constructor(
+    private readonly client: EventStoreDBClient,
+    options: EventStoreDbEventStoreOptions = {},
+  ) {
+    this.maxBatchSize = options.maxBatchSize ?? 500;
+    this.pageSize = options.pageSize ?? 500;
+  }
+
+  /**
+   * `url` is an ESDB connection string, e.g. `esdb://localhost:2113?tls=false`. The client
+   * connects lazily: a bad address surfaces on the first call, not here.
+   */
+  static async connect(url: string, options: EventStoreDbEventStoreOptions = {}): Promise<EventStoreDbEventStore> {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(url), options);
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const { expectedRevision } = options;
+    if (events.length === 0) return this.checkOnly(streamId, expectedRevision);
+
+    let result;
+    try {
+      result = await this.client.appendToStream(streamId, events.map(toEventData), {
+        expectedRevision: toEsdbExpectedRevision(expectedRevision),
+      });
+    } catch (error) {
+      if (isWrongExpectedVersion(error)) {
+        throw new WrongExpectedRevisionError(streamId, expectedRevision, fromCurrentRevision(error.actualVersion));
+      }
+      throw error;
+    }
+    // Only reachable when the connection string sets throwOnAppendFailure=false.
+    if (!result.success) {
+      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+    }
+
+    const nextRevision = Number(result.nextExpectedRevision);
+    // The server reports the log position of the write's last event (the record that ends
+    // the implicit transaction); an idempotent re-append may come back without a position.
+    const position =
+      result.position !== undefined
+        ? Number(result.position.commit)
+        : await this.positionOfRevision(streamId, result.nextExpectedRevision);
+    return { nextRevision, position };
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    if (options.maxCount !== undefined && options.maxCount <= 0) return [];
+    const out: RecordedEvent[] = [];
+    try {
+      const read = this.client.readStream(streamId, {
+        direction: FORWARDS,
+        fromRevision: BigInt(options.fromRevision ?? 0),
+        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+      });
+      for await (const resolved of read) {
+        const event = toRecorded(resolved);
+        if (event) out.push(event);
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  /**
+   * ESDB reads `$all` forwards *inclusive* of the position given, and has no server-side
+   * filter on this client's `readAll`; so this pages through the log, skips what is at or
+   * before `after` and what is not the application's, until `maxCount` events are found or
+   * the end of the log is reached.
+   */
+  async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const { after, maxCount } = options;
+    if (maxCount <= 0) return [];
+    const out: RecordedEvent[] = [];
+    // One more than asked for (the event at `after` itself comes back first), within bounds.
+    const pageSize = Math.max(2, Math.min(this.pageSize, Math.max(maxCount + 1, 32)));
+    let from: ReadPosition = toReadPosition(after);
+    let cursor: Position | undefined;
+    for (;;) {
+      const page = await collect(this.client.readAll({ direction: FORWARDS, fromPosition: from, maxCount: pageSize }));
+      let progressed = false;
+      for (const resolved of page) {
+        const position = positionOf(resolved);
+        if (position === undefined) continue;
+        if (cursor !== undefined && comparePositions(position, cursor) <= 0) continue; // re-read of the page boundary
+        cursor = position;
+        progressed = true;
+        if (!isApplicationEvent(resolved) || Number(position.commit) <= after) continue;
+        const event = toRecorded(resolved);
+        if (!event) continue;
+        out.push(event);
+        if (out.length >= maxCount) return out;
+      }
+      if (page.length < pageSize || !progressed || cursor === undefined) return out;
+      from = cursor;
+    }
+  }
+
+  /** The commit position of the newest application event (see `readAll`), or START. */
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    const pageSize = Math.max(2, Math.min(this.pageSize, 100));
+    let from: ReadPosition = END;
+    let cursor: Position | undefined;
+    for (;;) {
+      const page = await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: pageSize }));
+      let progressed = false;
+      for (const resolved of page) {
+        const position = positionOf(resolved);
+        if (position === undefined) continue;
+        if (cursor !== undefined && comparePositions(position, cursor) >= 0) continue;
+        cursor = position;
+        progressed = true;
+        if (isApplicationEvent(resolved)) return Number(position.commit);
+      }
+      if (page.length < pageSize || !progressed || cursor === undefined) return START;
+      from = cursor;
+    }
+  }
+
+  /**
+   * A catch-up subscription to `$all` (ESDB: positions given to it are exclusive), filtered on
+   * the server to non-system event types and on the client to non-`$` streams. Events already
+   * buffered when one arrives are handed over with it as one batch; the next batch waits for
+   * the handler's promise, and while it waits the client's stream buffer fills up to
+   * `maxBatchSize` and then gRPC flow control holds the server back.
+   */
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    this.assertOpen();
+    const stream: AllStreamSubscription = this.client.subscribeToAll(
+      { fromPosition: toReadPosition(options.after), filter: excludeSystemEvents() },
+      { highWaterMark: this.maxBatchSize },
+    );
+    // Errors reach the loop below through the iterator; this listener only keeps an error
+    // emitted after the loop has finished from becoming an uncaught 'error' event.
+    stream.on('error', () => undefined);
+
+    let stopped = false;
+    let checkpoint = options.after;
+    const release = async () => {
+      await stream.unsubscribe().catch(() => undefined);
+      stream.destroy();
+    };
+
+    const run = async () => {
+      const iterator = stream[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const first = await iterator.next();
+          if (first.done || stopped) break;
+          const received: AllStreamResolvedEvent[] = [first.value];
+          while (received.length < this.maxBatchSize && stream.readableLength > 0) {
+            const next = await iterator.next();
+            if (next.done) break;
+            received.push(next.value);
+          }
+          if (stopped) break;
+          const batch: RecordedEvent[] = [];
+          for (const resolved of received) {
+            if (!isApplicationEvent(resolved)) continue;
+            const event = toRecorded(resolved);
+            if (event && event.position > checkpoint) batch.push(event);
+          }
+          if (batch.length === 0) continue;
+          await options.onEvents(batch);
+          checkpoint = batch[batch.length - 1].position;
+        }
+        if (!stopped) throw new Error('The EventStoreDB subscription to $all ended unexpectedly');
+      } finally {
+        await release();
+      }
+    };
+
+    const running = run().catch((error: unknown) => {
+      if (!stopped) options.onError?.(error);
+    });
+    const subscription: Subscription = {
+      stop: async () => {
+        if (!stopped) {
+          stopped = true;
+          this.subscriptions.delete(subscription);
+          await release();
+        }
+        await running;
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.client.dispose();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Event store is closed');
+  }
+
+  /** An append of no events: only the expected revision is checked, nothing is written. */
+  private async checkOnly(streamId: string, expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const current = await this.currentRevision(streamId);
+    const matches =
+      expectedRevision === 'any' ||
+      (expectedRevision === 'no_stream' && current === 'no_stream') ||
+      (typeof expectedRevision === 'number' && current === expectedRevision);
+    if (!matches) throw new WrongExpectedRevisionError(streamId, expectedRevision, current);
+    return { nextRevision: current === 'no_stream' ? -1 : current, position: await this.headPosition() };
+  }
+
+  private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
+    const last = await this.lastEventOf(streamId);
+    return last ? Number(last.revision) : 'no_stream';
+  }
+
+  private async positionOfRevision(streamId: string, revision: bigint): Promise<number> {
+    try {
+      const [resolved] = await collect(
+        this.client.readStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 }),
+      );
+      const position = resolved ? positionOf(resolved) : undefined;
+      if (position !== undefined) return Number(position.commit);
+    } catch (error) {
+      if (!isStreamNotFound(error)) throw error;
+    }
+    // Servers older than 22.6 do not report positions on stream reads: the head is a position
+    // at or after the event, which is what a "wait until projected" caller needs.
+    return this.headPosition();
+  }
+
+  private async lastEventOf(streamId: string): Promise<AnyRecordedEvent | undefined> {
+    try {
+      const [resolved] = await collect(
+        this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+      );
+      return resolved?.event;
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+function toEventData(event: NewEvent): EventData {
+  const metadata: StoredMetadata = { ...event.metadata, schemaVersion: event.schemaVersion };
+  return jsonEvent({
+    id: event.id,
+    type: event.type,
+    data: (event.data ?? null) as JSONType,
+    metadata: metadata as unknown as Record<string, unknown>,
+  });
+}
+
+function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  if (!Number.isSafeInteger(expected) || expected < 0) {
+    throw new RangeError(`Invalid expected revision: ${expected}`);
+  }
+  return BigInt(expected);
+}
+
+function fromCurrentRevision(current: bigint | typeof NO_STREAM | undefined): number | 'no_stream' {
+  return typeof current === 'bigint' ? Number(current) : 'no_stream';
+}
+
+/** `after` (exclusive in the port) as an ESDB position; START means the beginning of the log. */
+function toReadPosition(after: number): ReadPosition {
+  if (after <= START) return ESDB_START;
+  const at = BigInt(after);
+  return { commit: at, prepare: at };
+}
+
+function positionOf(resolved: AnyResolvedEvent): Position | undefined {
+  if (resolved.event?.position) return resolved.event.position;
+  if (resolved.commitPosition !== undefined) {
+    return { commit: resolved.commitPosition, prepare: resolved.commitPosition };
+  }
+  return undefined;
+}
+
+function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+/** Not EventStoreDB's own: no `$` event type (system events, links) and no `$` stream. */
+function isApplicationEvent(resolved: AnyResolvedEvent): boolean {
+  const event = resolved.event;
+  return event !== undefined && !event.type.startsWith('$') && !event.streamId.startsWith('$');
+}
+
+function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
+  const event = resolved.event;
+  if (!event) return undefined;
+  const position = positionOf(resolved);
+  const { schemaVersion, ...metadata } = readMetadata(event.metadata);
+  return {
+    id: event.id,
+    type: event.type,
+    schemaVersion,
+    data: event.data,
+    metadata,
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    // Stream reads carry positions on servers from 22.6 on; -1 marks an older server.
+    position: position !== undefined ? Number(position.commit) : -1,
+  };
+}
+
+/** Events not written by this adapter (no envelope in their metadata) get schema version 1. */
+function readMetadata(raw: unknown): StoredMetadata {
+  if (raw !== null && typeof raw === 'object' && !(raw instanceof Uint8Array) && !Array.isArray(raw)) {
+    const { schemaVersion, ...rest } = raw as Record<string, unknown>;
+    return {
+      ...(rest as unknown as EventMetadata),
+      schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : 1,
+    };
+  }
+  return { schemaVersion: 1 } as StoredMetadata;
+}
+
+function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {
+  return (
+    error instanceof WrongExpectedVersionError ||
+    (error instanceof Error && (error as { type?: unknown }).type === ErrorType.WRONG_EXPECTED_VERSION)
+  );
+}
+
+function isStreamNotFound(error: unknown): boolean {
+  return (
+    error instanceof StreamNotFoundError ||
+    (error instanceof Error && (error as { type?: unknown }).type === ErrorType.STREAM_NOT_FOUND)
+  );
+}
+
+async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of read) out.push(item);
+  return out;
+}

@@ -1,0 +1,302 @@
+import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoClient, MongoServerError } from 'mongodb';
+import {
+  CollectionSpec,
+  Filter,
+  FindQuery,
+  ReadModelStore,
+  Scalar,
+  StoredDocument,
+  WriteOp,
+} from '@app/application/ports';
+
+/** How a read-model document is stored: the port's envelope in `_`-fields, the document's own fields beside them. */
+interface StoredRow extends Document {
+  _id: string;
+  _ws: string | null;
+  _seq: number;
+}
+
+interface CheckpointRow extends Document {
+  _id: string;
+  position: number;
+}
+
+export interface MongoReadModelStoreOptions {
+  /**
+   * Whether `apply` and `reset` run in a multi-document transaction. Detected by default: yes on
+   * a replica set or behind mongos, no on a standalone server (which cannot run transactions).
+   */
+  transactions?: boolean;
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+const CHECKPOINTS = '_checkpoints';
+const DEFAULT_DB = 'workspace_operations';
+
+/**
+ * Read models in MongoDB: one collection per read-model collection (`rm_<name>`), documents
+ * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`, with an index on `(_ws, _seq)`
+ * for the lists and one per declared field. Projection checkpoints live in `_checkpoints` as
+ * `{ _id: name, position }`.
+ *
+ * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
+ * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
+ * to ordered writes followed by the checkpoints; every op is idempotent (put replaces, merge sets,
+ * deletes delete), so replaying from the last checkpoint after a crash converges to the same state.
+ *
+ * Queries are built only from the port's `Filter` type: field names must be plain identifiers
+ * and values scalars, always compared with `$eq` / `$in`, so no value can act as an operator.
+ */
+export class MongoReadModelStore implements ReadModelStore {
+  private readonly collections = new Set<string>();
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    private readonly transactions: boolean,
+  ) {}
+
+  /**
+   * Connects and checks the server. The database is `dbName`, else the one in the URL's path,
+   * else `workspace_operations`.
+   */
+  static async connect(url: string, dbName?: string, options: MongoReadModelStoreOptions = {}): Promise<MongoReadModelStore> {
+    // ignoreUndefined: a field set to `undefined` is left out, as JSON.stringify does on SQLite.
+    const client = new MongoClient(url, { ignoreUndefined: true });
+    await client.connect();
+    try {
+      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
+      const transactions = options.transactions ?? (await supportsTransactions(db));
+      await ensureCollection(db, CHECKPOINTS);
+      return new MongoReadModelStore(client, db, transactions);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async init(collections: CollectionSpec[]): Promise<void> {
+    for (const spec of collections) {
+      assertName(spec.name);
+      for (const field of spec.indexes ?? []) assertName(field);
+    }
+    for (const spec of collections) {
+      // Collections are created up front: creating one implicitly inside a transaction is
+      // restricted (and impossible before MongoDB 4.4).
+      await ensureCollection(this.db, collectionOf(spec.name));
+      const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
+      await collection.createIndex({ _ws: 1, _seq: 1 }, { name: 'ws_seq' });
+      for (const field of spec.indexes ?? []) {
+        await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
+      }
+      this.collections.add(spec.name);
+    }
+  }
+
+  async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
+    const row = await this.collection(collection).findOne({ _id: id });
+    return row ? toStored<T>(row) : null;
+  }
+
+  async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
+    const target = this.collection(collection);
+    // MongoDB reads a limit of 0 as "no limit".
+    if (!(query.limit > 0)) return [];
+    const rows = await target
+      .find(selector(query), { sort: { _seq: 1 }, limit: Math.floor(query.limit) })
+      .toArray();
+    return rows.map((row) => toStored<T>(row));
+  }
+
+  async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
+    return this.collection(collection).countDocuments(selector(query));
+  }
+
+  async apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void> {
+    // Validate and translate everything before writing anything.
+    const writes = this.translate(ops);
+    const checkpointWrites = checkpointOps(checkpoints);
+    if (writes.size === 0 && checkpointWrites.length === 0) return;
+
+    const run = async (session?: ClientSession) => {
+      // Ops on different collections commute, so one ordered bulk write per collection keeps
+      // the meaning of the ops' order while saving round trips.
+      for (const [name, models] of writes) {
+        await this.db.collection<StoredRow>(name).bulkWrite(models, { ordered: true, session });
+      }
+      if (checkpointWrites.length > 0) {
+        await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite(checkpointWrites, { ordered: true, session });
+      }
+    };
+    await this.inTransaction(run);
+  }
+
+  async getCheckpoints(): Promise<Record<string, number>> {
+    const rows = await this.db.collection<CheckpointRow>(CHECKPOINTS).find({}).toArray();
+    return Object.fromEntries(rows.map((row) => [row._id, row.position]));
+  }
+
+  async reset(collections: string[], checkpointNames: string[]): Promise<void> {
+    const targets = collections.map((name) => this.collection(name));
+    await this.inTransaction(async (session) => {
+      for (const target of targets) await target.deleteMany({}, { session });
+      if (checkpointNames.length > 0) {
+        await this.db
+          .collection<CheckpointRow>(CHECKPOINTS)
+          .deleteMany({ _id: { $in: checkpointNames.map(String) } }, { session });
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private async inTransaction(work: (session?: ClientSession) => Promise<void>): Promise<void> {
+    if (!this.transactions) return work();
+    const session = this.client.startSession();
+    try {
+      // withTransaction retries the whole callback on transient errors; `work` only writes.
+      await session.withTransaction(() => work(session));
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  private collection(name: string): Collection<StoredRow> {
+    if (!this.collections.has(name)) throw new Error(`Unknown collection ${name}`);
+    return this.db.collection<StoredRow>(collectionOf(name));
+  }
+
+  private translate(ops: WriteOp[]): Map<string, AnyBulkWriteOperation<StoredRow>[]> {
+    const byCollection = new Map<string, AnyBulkWriteOperation<StoredRow>[]>();
+    for (const op of ops) {
+      this.collection(op.collection); // throws for an unknown collection
+      const model = toModel(op);
+      if (!model) continue;
+      const name = collectionOf(op.collection);
+      let models = byCollection.get(name);
+      if (!models) byCollection.set(name, (models = []));
+      models.push(model);
+    }
+    return byCollection;
+  }
+}
+
+function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
+  switch (op.op) {
+    case 'put': {
+      assertDocumentFields(op.doc);
+      const replacement = { ...op.doc, _ws: op.workspaceId, _seq: op.seq };
+      return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+    }
+    case 'merge': {
+      assertDocumentFields(op.set);
+      // A field set to `undefined` disappears, as it does from the JSON document on SQLite.
+      const set: Document = {};
+      const unset: Document = {};
+      for (const [key, value] of Object.entries(op.set)) {
+        if (value === undefined) unset[key] = '';
+        else set[key] = value;
+      }
+      const update: Document = {};
+      if (Object.keys(set).length > 0) update.$set = set;
+      if (Object.keys(unset).length > 0) update.$unset = unset;
+      if (Object.keys(update).length === 0) return null;
+      // No upsert: a merge into a missing document leaves it missing.
+      return { updateOne: { filter: { _id: op.id }, update, upsert: false } };
+    }
+    case 'delete':
+      return { deleteOne: { filter: { _id: op.id } } };
+    case 'deleteWhere':
+      return { deleteMany: { filter: { _ws: { $eq: op.workspaceId }, ...filterQuery(op.where) } } };
+  }
+}
+
+function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperation<CheckpointRow>[] {
+  return Object.entries(checkpoints).map(([name, position]) => {
+    if (typeof position !== 'number' || !Number.isFinite(position)) {
+      throw new Error(`Invalid checkpoint position for ${name}: ${String(position)}`);
+    }
+    return { updateOne: { filter: { _id: name }, update: { $set: { position } }, upsert: true } };
+  });
+}
+
+function selector(query: Omit<FindQuery, 'limit'>): Document {
+  const out: Document = { ...filterQuery(query.where ?? {}) };
+  if (query.workspaceId !== undefined) out._ws = { $eq: assertScalar(query.workspaceId) };
+  if (query.afterSeq !== undefined) {
+    if (typeof query.afterSeq !== 'number') throw new Error('afterSeq must be a number');
+    out._seq = { $gt: query.afterSeq };
+  }
+  return out;
+}
+
+/** Equality (`$eq`, so `null` also matches a missing field, as on SQLite) or `$in` on top-level fields. */
+function filterQuery(filter: Filter): Document {
+  const out: Document = {};
+  for (const [field, condition] of Object.entries(filter)) {
+    assertName(field);
+    if (condition !== null && typeof condition === 'object') {
+      if (!Array.isArray(condition.in)) throw new Error(`Invalid filter on ${field}`);
+      out[field] = { $in: condition.in.map(assertScalar) };
+    } else {
+      out[field] = { $eq: assertScalar(condition) };
+    }
+  }
+  return out;
+}
+
+function assertScalar(value: unknown): Scalar {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  throw new Error(`Filter values must be strings, finite numbers, booleans or null`);
+}
+
+function assertName(name: string): void {
+  if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
+}
+
+/** Document fields are the projection's own: never `_`-prefixed (ours), `$`-prefixed or dotted. */
+function assertDocumentFields(doc: Record<string, unknown>): void {
+  for (const key of Object.keys(doc)) {
+    if (key.startsWith('_') || key.startsWith('$') || key.includes('.')) {
+      throw new Error(`Invalid read-model document field: ${key}`);
+    }
+  }
+}
+
+const collectionOf = (name: string) => `rm_${name}`;
+
+function toStored<T>(row: StoredRow): StoredDocument<T> {
+  const doc: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (!key.startsWith('_')) doc[key] = value;
+  return { id: row._id, workspaceId: row._ws ?? null, seq: row._seq, doc: doc as T };
+}
+
+async function ensureCollection(db: Db, name: string): Promise<void> {
+  const existing = await db.listCollections({ name }, { nameOnly: true }).toArray();
+  if (existing.length > 0) return;
+  try {
+    await db.createCollection(name);
+  } catch (error) {
+    // Another process created it between the check and here.
+    if (!(error instanceof MongoServerError && (error.code === 48 || error.codeName === 'NamespaceExists'))) throw error;
+  }
+}
+
+/** Transactions need a replica set member (`setName`) or a mongos router (`msg: isdbgrid`). */
+async function supportsTransactions(db: Db): Promise<boolean> {
+  const hello = await db
+    .admin()
+    .command({ hello: 1 })
+    .catch(() => db.admin().command({ isMaster: 1 })); // servers before 4.4.2 only know isMaster
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+}
+
+/** The database named in a `mongodb://` / `mongodb+srv://` URL's path, if any. */
+function dbNameFromUrl(url: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return name.length > 0 ? name : undefined;
+}

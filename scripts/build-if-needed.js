@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start` on a fresh clone must just work: compile when dist/ is missing or older than
+// any source file, otherwise start at once.
+const { execSync } = require('node:child_process');
+const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+// tsc --incremental leaves unchanged outputs untouched, so the build writes its own stamp.
+const marker = join(root, 'dist', '.build-stamp');
+if (process.argv.includes('--stamp')) {
+  writeFileSync(marker, new Date().toISOString());
+  process.exit(0);
+}
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(path));
+    else if (entry.name.endsWith('.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+const sources = Math.max(
+  newest(join(root, 'apps')),
+  newest(join(root, 'libs')),
+  ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => statSync(join(root, f)).mtimeMs),
+);
+const entry = join(root, 'dist', 'apps', 'api', 'src', 'main.js');
+if (!existsSync(marker) || !existsSync(entry) || statSync(marker).mtimeMs < sources) {
+  process.stderr.write('Building (sources changed since the last build)...\n');
+  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+}
