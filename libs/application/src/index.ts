@@ -37,8 +37,6 @@ import {
   UpdateProjectHandler,
 } from './projects/commands/update-project.handler';
 import { GetProjectHandler, ListProjectsHandler } from './projects/queries/project.queries';
-import { workspaceProjector } from './workspaces/workspace.projector';
-import { projectProjector } from './projects/project.projector';
 
 /** Everything the composition root registers, by bounded context. */
 export const WORKSPACE_HANDLERS = [
@@ -56,4 +54,4 @@ export const PROJECT_HANDLERS = [
   GetProjectHandler,
   ListProjectsHandler,
 ];
-export const ALL_PROJECTORS = [workspaceProjector, projectProjector];
+export * from './projections/all-projectors';

@@ -1,0 +1,94 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  ALL_PROJECTORS,
+  ApiKeyAuthenticator,
+  CLOCK,
+  Clock,
+  EVENT_STORE,
+  EventSourcedRepository,
+  EventStore,
+  ID_GENERATOR,
+  ProjectionEngine,
+  READ_MODEL_STORE,
+  READ_YOUR_WRITES,
+  ReadModelStore,
+  ReadYourWrites,
+  randomIds,
+  systemClock,
+} from '@app/application';
+import type { AppConfig } from '../config';
+import { openEventStore, openReadModelStore } from '../storage';
+import { APP_CONFIG } from '../tokens';
+
+/** Starts the projections before the first request and closes the stores after the last. */
+class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Lifecycle');
+
+  constructor(
+    private readonly engine: ProjectionEngine,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+  ) {}
+
+  async onApplicationBootstrap() {
+    await this.engine.start();
+    // Serve nothing stale after a restart: the read models first catch up with the store.
+    const head = await this.events.headPosition();
+    if (!(await this.engine.waitFor(head, 120_000))) this.logger.warn('Projections still catching up at start');
+  }
+
+  async onApplicationShutdown() {
+    await this.engine.stop();
+    await this.events.close();
+    await this.read.close();
+  }
+}
+
+const SHARED = [
+  APP_CONFIG,
+  EVENT_STORE,
+  READ_MODEL_STORE,
+  CLOCK,
+  ID_GENERATOR,
+  ProjectionEngine,
+  READ_YOUR_WRITES,
+  EventSourcedRepository,
+  ApiKeyAuthenticator,
+];
+
+/**
+ * The ports bound to their adapters, shared by every feature module (global): configuration,
+ * event store, read models, clock, ids, the projection engine and the aggregate repository.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+        { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },
+        { provide: CLOCK, useValue: systemClock },
+        { provide: ID_GENERATOR, useValue: randomIds },
+        {
+          provide: ProjectionEngine,
+          useFactory: (events: EventStore, read: ReadModelStore) =>
+            new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections')),
+          inject: [EVENT_STORE, READ_MODEL_STORE],
+        },
+        { provide: READ_YOUR_WRITES, useExisting: ProjectionEngine },
+        {
+          provide: EventSourcedRepository,
+          useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites) =>
+            new EventSourcedRepository(events, clock, readModels),
+          inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES],
+        },
+        ApiKeyAuthenticator,
+        Lifecycle,
+      ],
+      exports: SHARED,
+    };
+  }
+}
