@@ -44,6 +44,7 @@ export function readModelContract(
         id,
         workspaceId: ws,
         seq: 1,
+        version: 0,
         doc: { id, name: 'a', status: 'draft', nested: { x: 1 }, tags: ['p'], end: null },
       });
       await store.apply([{ op: 'merge', collection: 'things', id, set: { status: 'planned', end: '2026-01-02' } }], {
@@ -61,6 +62,20 @@ export function readModelContract(
       await store.apply([{ op: 'delete', collection: 'things', id }], { [checkpoint()]: 3 });
       expect(await store.get('things', id)).toBeNull();
       expect((await store.getCheckpoints())[checkpoint()]).toBe(3);
+    });
+
+    it('keeps the version of the aggregate a document mirrors', async () => {
+      const id = uid();
+      await store.apply([{ ...put(id, 1, { status: 'draft' }), version: 0 }], {});
+      expect((await store.get('things', id))?.version).toBe(0);
+      await store.apply([{ op: 'merge', collection: 'things', id, version: 3, set: { status: 'planned' } }], {});
+      expect((await store.get('things', id))?.version).toBe(3);
+      await store.apply([{ op: 'merge', collection: 'things', id, set: { status: 'other' } }], {});
+      const after = await store.get('things', id);
+      expect(after?.version).toBe(3);
+      expect(after?.doc).toEqual({ id, status: 'other' });
+      const [listed] = await store.find('things', { workspaceId: ws, limit: 1 });
+      expect(listed.version).toBe(3);
     });
 
     it('ignores a merge into a missing document and a delete of one', async () => {

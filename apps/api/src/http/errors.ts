@@ -30,6 +30,7 @@ const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
   not_found: 404,
   limit_reached: 429,
   conflict: 409,
+  precondition_failed: 412,
 };
 
 /**

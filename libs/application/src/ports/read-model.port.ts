@@ -22,6 +22,8 @@ export interface StoredDocument<T = Record<string, unknown>> {
   id: string;
   workspaceId: string | null;
   seq: number;
+  /** Revision of the aggregate stream the document mirrors (the resource's ETag); 0 if unknown. */
+  version: number;
   doc: T;
 }
 
@@ -31,9 +33,17 @@ export interface StoredDocument<T = Record<string, unknown>> {
  * what a document already reflects; the single-writer SQLite adapter ignores it.
  */
 export type WriteOp = (
-  | { op: 'put'; collection: string; id: string; workspaceId: string | null; seq: number; doc: Record<string, unknown> }
+  | {
+      op: 'put';
+      collection: string;
+      id: string;
+      workspaceId: string | null;
+      seq: number;
+      version?: number;
+      doc: Record<string, unknown>;
+    }
   /** Sets top-level fields of an existing document; a missing document is left missing. */
-  | { op: 'merge'; collection: string; id: string; set: Record<string, unknown> }
+  | { op: 'merge'; collection: string; id: string; version?: number; set: Record<string, unknown> }
   | { op: 'delete'; collection: string; id: string }
   | { op: 'deleteWhere'; collection: string; workspaceId: string; where: Filter }
 ) & { at?: number };

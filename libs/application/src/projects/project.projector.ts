@@ -30,12 +30,14 @@ export const projectProjector: Projector = {
           created: d.created,
           updated: d.created,
         });
-        return [{ op: 'put', collection: PROJECTS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, doc }];
+        return [
+          { op: 'put', collection: PROJECTS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version: recorded.revision, doc },
+        ];
       }
       case 'project.updated': {
         const set: Record<string, unknown> = { updated: event.data.updated };
         for (const [field, value] of Object.entries(event.data.changes)) if (!WRITE_ONLY.has(field)) set[field] = value;
-        return [{ op: 'merge', collection: PROJECTS, id: event.data.id, set }];
+        return [{ op: 'merge', collection: PROJECTS, id: event.data.id, version: recorded.revision, set }];
       }
       case 'project.deleted':
         return [{ op: 'delete', collection: PROJECTS, id: event.data.id }];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Decider, DomainError, DomainEvent, fold } from '@app/domain';
+import { Decider, DomainError, DomainEvent, fold, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
 import { EventStore, NewEvent, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
@@ -15,8 +15,18 @@ export interface Outcome<State> {
   state: State;
 }
 
+export const STALE_IF_MATCH = 'The resource has changed since the version given in If-Match';
+
+export interface ExecuteOptions {
+  /** Default true: answer only once the read models show the change. */
+  waitForReadModels?: boolean;
+  /** Optimistic concurrency from the client (If-Match): the stream revision it last saw. */
+  expectedRevision?: number;
+}
+
 interface Queued<State, Cmd> {
   decide: (state: State) => Cmd;
+  expectedRevision?: number;
   context: CommandContext;
   resolve(outcome: Outcome<State>): void;
   reject(error: unknown): void;
@@ -61,9 +71,9 @@ export class EventSourcedRepository {
     streamId: string,
     command: Cmd | ((state: State) => Cmd),
     context: CommandContext,
-    options: { waitForReadModels?: boolean } = {},
+    options: ExecuteOptions = {},
   ): Promise<Outcome<State>> {
-    const outcome = await this.enqueue(decider, streamId, command, context);
+    const outcome = await this.enqueue(decider, streamId, command, context, options.expectedRevision);
     if (outcome.position > 0 && options.waitForReadModels !== false) await this.readModels.waitFor(outcome.position);
     return outcome;
   }
@@ -73,6 +83,7 @@ export class EventSourcedRepository {
     streamId: string,
     command: Cmd | ((state: State) => Cmd),
     context: CommandContext,
+    expectedRevision: number | undefined,
   ): Promise<Outcome<State>> {
     const decideFn = (typeof command === 'function' ? command : () => command) as (state: State) => Cmd;
     return new Promise((resolve, reject) => {
@@ -81,7 +92,7 @@ export class EventSourcedRepository {
         queue = { decider, waiting: [], running: false };
         this.queues.set(streamId, queue);
       }
-      queue.waiting.push({ decide: decideFn, context, resolve, reject });
+      queue.waiting.push({ decide: decideFn, expectedRevision, context, resolve, reject });
       if (!queue.running) void this.drain(streamId, queue);
     });
   }
@@ -125,6 +136,10 @@ export class EventSourcedRepository {
       const results: ({ ok: Omit<Outcome<State>, 'position'>; writes: boolean } | { error: unknown })[] = [];
       for (const queued of batch) {
         try {
+          // Checked against the revision this command would really act on, batch included.
+          if (queued.expectedRevision !== undefined && queued.expectedRevision !== revision) {
+            throw preconditionFailed(STALE_IF_MATCH);
+          }
           const events = decider.decide(queued.decide(state), state);
           state = fold(decider, events, state);
           revision += events.length;

@@ -2,7 +2,7 @@
  * Errors a decision can end in. The HTTP adapter maps each kind to a status code;
  * the domain only says what went wrong, in the words the API spec uses.
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'limit_reached' | 'conflict';
+export type DomainErrorKind = 'validation' | 'not_found' | 'limit_reached' | 'conflict' | 'precondition_failed';
 
 export class DomainError extends Error {
   constructor(
@@ -18,3 +18,4 @@ export const validationError = (message: string) => new DomainError('validation'
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const limitReached = (message: string) => new DomainError('limit_reached', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const preconditionFailed = (message: string) => new DomainError('precondition_failed', message);

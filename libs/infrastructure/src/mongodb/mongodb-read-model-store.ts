@@ -14,6 +14,7 @@ interface StoredRow extends Document {
   _id: string;
   _ws: string | null;
   _seq: number;
+  _v?: number;
 }
 
 interface CheckpointRow extends Document {
@@ -187,7 +188,7 @@ function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
   switch (op.op) {
     case 'put': {
       assertDocumentFields(op.doc);
-      const replacement = { ...op.doc, _ws: op.workspaceId, _seq: op.seq };
+      const replacement = { ...op.doc, _ws: op.workspaceId, _seq: op.seq, _v: op.version ?? 0 };
       return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
     }
     case 'merge': {
@@ -199,6 +200,7 @@ function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
         if (value === undefined) unset[key] = '';
         else set[key] = value;
       }
+      if (op.version !== undefined) set._v = op.version;
       const update: Document = {};
       if (Object.keys(set).length > 0) update.$set = set;
       if (Object.keys(unset).length > 0) update.$unset = unset;
@@ -271,7 +273,7 @@ const collectionOf = (name: string) => `rm_${name}`;
 function toStored<T>(row: StoredRow): StoredDocument<T> {
   const doc: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) if (!key.startsWith('_')) doc[key] = value;
-  return { id: row._id, workspaceId: row._ws ?? null, seq: row._seq, doc: doc as T };
+  return { id: row._id, workspaceId: row._ws ?? null, seq: row._seq, version: row._v ?? 0, doc: doc as T };
 }
 
 async function ensureCollection(db: Db, name: string): Promise<void> {

@@ -12,6 +12,7 @@ interface DocRow {
   id: string;
   workspace_id: string | null;
   seq: number;
+  version: number;
   doc: string;
 }
 
@@ -43,7 +44,8 @@ export class SqliteReadModelStore implements ReadModelStore {
       const table = tableOf(spec.name);
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${table} (
-          id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, doc TEXT NOT NULL
+          id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0,
+          doc TEXT NOT NULL
         );
         CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq);
       `);
@@ -124,15 +126,17 @@ export class SqliteReadModelStore implements ReadModelStore {
     switch (op.op) {
       case 'put':
         this.statement(
-          `INSERT INTO ${table} (id, workspace_id, seq, doc) VALUES (?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq, doc = excluded.doc`,
-        ).run(op.id, op.workspaceId, op.seq, JSON.stringify(op.doc));
+          `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
+             version = excluded.version, doc = excluded.doc`,
+        ).run(op.id, op.workspaceId, op.seq, op.version ?? 0, JSON.stringify(op.doc));
         return;
       case 'merge': {
         const current = this.getSync<Record<string, unknown>>(op.collection, op.id);
         if (!current) return;
-        this.statement(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(
+        this.statement(`UPDATE ${table} SET doc = ?, version = ? WHERE id = ?`).run(
           JSON.stringify({ ...current.doc, ...op.set }),
+          op.version ?? current.version,
           op.id,
         );
         return;
@@ -201,5 +205,5 @@ function filterSql(filter: Filter): { clauses: string[]; params: unknown[] } {
 const sqlValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
 function toStored<T>(row: DocRow): StoredDocument<T> {
-  return { id: row.id, workspaceId: row.workspace_id, seq: row.seq, doc: JSON.parse(row.doc) as T };
+  return { id: row.id, workspaceId: row.workspace_id, seq: row.seq, version: row.version, doc: JSON.parse(row.doc) as T };
 }
