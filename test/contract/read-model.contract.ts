@@ -101,10 +101,10 @@ export function readModelContract(
       const other = `ws_${randomUUID().replace(/-/g, '')}`;
       await store.apply(
         [
-          put('a' + ws, 30, { status: 'draft', archived: false }),
-          put('b' + ws, 10, { status: 'planned', archived: false }),
-          put('c' + ws, 20, { status: 'other', archived: true }),
-          put('d' + ws, 40, { status: 'draft', archived: false, end: null }),
+          put('a' + ws, 30, { status: 'draft', archived: false, n: 3 }),
+          put('b' + ws, 10, { status: 'planned', archived: false, n: 1 }),
+          put('c' + ws, 20, { status: 'other', archived: true, n: 2 }),
+          put('d' + ws, 40, { status: 'draft', archived: false, end: null, n: 4 }),
           put('e' + ws, 15, { status: 'draft', archived: false }, other),
         ],
         {},
@@ -125,6 +125,10 @@ export function readModelContract(
       expect(archived.map((d) => d.seq)).toEqual([20]);
       const notArchived = await store.find('things', { workspaceId: ws, where: { archived: false }, limit: 10 });
       expect(notArchived.map((d) => d.seq)).toEqual([10, 30, 40]);
+      const ranged = await store.find('things', { workspaceId: ws, where: { n: { gte: 2, lte: 3 } }, limit: 10 });
+      expect(ranged.map((d) => d.seq)).toEqual([20, 30]);
+      const from = await store.find('things', { workspaceId: ws, where: { n: { gte: 3 } }, limit: 10 });
+      expect(from.map((d) => d.seq)).toEqual([30, 40]);
       const none = await store.find('things', { workspaceId: ws, where: { status: { in: [] } }, limit: 10 });
       expect(none).toEqual([]);
       expect(await store.count('things', { workspaceId: ws, where: { status: 'draft' } })).toBe(2);

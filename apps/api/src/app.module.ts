@@ -5,6 +5,7 @@ import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
 import { CoreModule } from './core/core.module';
 import { HealthModule } from './health/health.module';
+import { HistoryModule } from './history/history.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { DtoValidationPipe } from './http/validation';
@@ -19,7 +20,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

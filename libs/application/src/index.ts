@@ -24,6 +24,10 @@ export * from './projects/commands/create-project.handler';
 export * from './projects/commands/update-project.command';
 export * from './projects/commands/update-project.handler';
 export * from './projects/queries/project.queries';
+export * from './projects/queries/project-as-of.query';
+export * from './history/history-entry';
+export * from './history/audit.projector';
+export * from './history/history.queries';
 
 import { AddMemberHandler } from './workspaces/commands/add-member.handler';
 import { CreateApiKeyHandler } from './workspaces/commands/create-api-key.handler';
@@ -37,6 +41,7 @@ import {
   UpdateProjectHandler,
 } from './projects/commands/update-project.handler';
 import { GetProjectHandler, ListProjectsHandler } from './projects/queries/project.queries';
+import { GetProjectAsOfHandler } from './projects/queries/project-as-of.query';
 
 /** Everything the composition root registers, by bounded context. */
 export const WORKSPACE_HANDLERS = [
@@ -53,5 +58,6 @@ export const PROJECT_HANDLERS = [
   DeleteProjectHandler,
   GetProjectHandler,
   ListProjectsHandler,
+  GetProjectAsOfHandler,
 ];
 export * from './projections/all-projectors';

@@ -9,8 +9,9 @@
 export const READ_MODEL_STORE = Symbol('ReadModelStore');
 
 export type Scalar = string | number | boolean | null;
-/** Equality on top-level fields of the document, or membership in a list. */
-export type Filter = Record<string, Scalar | { in: Scalar[] }>;
+/** Equality on top-level fields of the document, membership in a list, or a numeric range (inclusive). */
+export type Condition = Scalar | { in: Scalar[] } | { gte?: number; lte?: number };
+export type Filter = Record<string, Condition>;
 
 export interface CollectionSpec {
   name: string;

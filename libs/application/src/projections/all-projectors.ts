@@ -1,6 +1,7 @@
+import { auditProjector } from '../history/audit.projector';
 import { projectProjector } from '../projects/project.projector';
 import { workspaceProjector } from '../workspaces/workspace.projector';
 import { Projector } from './projector';
 
 /** Every projection the service maintains; the projection engine runs them all. Add new ones here. */
-export const ALL_PROJECTORS: Projector[] = [workspaceProjector, projectProjector];
+export const ALL_PROJECTORS: Projector[] = [workspaceProjector, projectProjector, auditProjector];

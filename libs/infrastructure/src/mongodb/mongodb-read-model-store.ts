@@ -239,14 +239,25 @@ function filterQuery(filter: Filter): Document {
   const out: Document = {};
   for (const [field, condition] of Object.entries(filter)) {
     assertName(field);
-    if (condition !== null && typeof condition === 'object') {
+    if (condition !== null && typeof condition === 'object' && 'in' in condition) {
       if (!Array.isArray(condition.in)) throw new Error(`Invalid filter on ${field}`);
       out[field] = { $in: condition.in.map(assertScalar) };
+    } else if (condition !== null && typeof condition === 'object') {
+      const range: Document = {};
+      if (condition.gte !== undefined) range.$gte = assertNumber(condition.gte);
+      if (condition.lte !== undefined) range.$lte = assertNumber(condition.lte);
+      if (Object.keys(range).length === 0) throw new Error(`Invalid filter on ${field}`);
+      out[field] = range;
     } else {
       out[field] = { $eq: assertScalar(condition) };
     }
   }
   return out;
+}
+
+function assertNumber(value: unknown): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  throw new Error('Range bounds must be finite numbers');
 }
 
 function assertScalar(value: unknown): Scalar {

@@ -184,13 +184,22 @@ function filterSql(filter: Filter): { clauses: string[]; params: unknown[] } {
   for (const [field, condition] of Object.entries(filter)) {
     assertName(field);
     const expr = `json_extract(doc, '$.${field}')`;
-    if (condition !== null && typeof condition === 'object') {
+    if (condition !== null && typeof condition === 'object' && 'in' in condition) {
       if (condition.in.length === 0) {
         clauses.push('0');
         continue;
       }
       clauses.push(`${expr} IN (${condition.in.map(() => '?').join(', ')})`);
       params.push(...condition.in.map(sqlValue));
+    } else if (condition !== null && typeof condition === 'object') {
+      if (condition.gte !== undefined) {
+        clauses.push(`${expr} >= ?`);
+        params.push(condition.gte);
+      }
+      if (condition.lte !== undefined) {
+        clauses.push(`${expr} <= ?`);
+        params.push(condition.lte);
+      }
     } else if (condition === null) {
       clauses.push(`${expr} IS NULL`);
     } else {

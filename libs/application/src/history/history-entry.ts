@@ -1,0 +1,45 @@
+import { RecordedEvent } from '../ports/event-store.port';
+
+/** One recorded change as auditors see it (history endpoints, the audit feed, exports). */
+export interface HistoryEntry {
+  event_id: string;
+  type: string;
+  stream: string;
+  revision: number;
+  position: number;
+  recorded_at: number;
+  actor: { type: 'api_key'; id: string; name: string } | { type: 'operator' };
+  request_id: string | null;
+  change: unknown;
+}
+
+/**
+ * Anything that looks like a credential never leaves through history, whatever an event holds:
+ * events are designed without clear-text secrets, and this is the second line of defence.
+ */
+const SECRET_FIELD = /secret|key_hash|password|token/i;
+
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([key]) => !SECRET_FIELD.test(key))
+      .map(([key, inner]) => [key, redactSecrets(inner)]),
+  );
+}
+
+export function toHistoryEntry(event: RecordedEvent): HistoryEntry {
+  const { actor } = event.metadata;
+  return {
+    event_id: event.id,
+    type: event.type,
+    stream: event.streamId,
+    revision: event.revision,
+    position: event.position,
+    recorded_at: event.metadata.recordedAt,
+    actor: actor.type === 'api_key' ? { type: 'api_key', id: actor.id, name: actor.name } : { type: 'operator' },
+    request_id: event.metadata.requestId,
+    change: redactSecrets(event.data),
+  };
+}

@@ -1,0 +1,122 @@
+import { TestApp } from '../support/test-app';
+
+describe('Event history and audit feed (auditors) over HTTP', () => {
+  let t: TestApp;
+  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const valid = { name: 'Tower survey', description: 'North face', status: 'planned', start_date: '2026-03-01' };
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    keys = await t.provision();
+  });
+  afterAll(() => t.stop());
+
+  const create = async (token = keys.fullKey) => (await t.request('POST', '/v1/projects', { token, body: valid })).body.id as string;
+  const history = (id: string, query = '', token = keys.readKey) =>
+    t.request('GET', `/v1/projects/${id}/history${query}`, { token });
+
+  it('lists a project’s events in order with actor, request id and the change, and keeps them after deletion', async () => {
+    const id = await create();
+    await t.request('PATCH', `/v1/projects/${id}`, {
+      token: keys.fullKey,
+      body: { name: 'Renamed' },
+      headers: { 'x-request-id': 'audit-trail-1' },
+    });
+    await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: true } });
+    await t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey });
+
+    const res = await history(id);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(4);
+    expect(res.body.cursor).toBeNull();
+    expect(res.body.history.map((e: { type: string }) => e.type)).toEqual([
+      'project.created',
+      'project.updated',
+      'project.updated',
+      'project.deleted',
+    ]);
+    expect(res.body.history.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2, 3]);
+    const [created, renamed] = res.body.history;
+    expect(created.actor).toEqual({ type: 'api_key', id: keys.fullKeyId, name: 'Ops bot' });
+    expect(created.change).toMatchObject({ id, name: 'Tower survey', status: 'planned' });
+    expect(renamed.request_id).toBe('audit-trail-1');
+    expect(renamed.change).toMatchObject({ changes: { name: 'Renamed' } });
+    expect(typeof renamed.recorded_at).toBe('number');
+    expect(renamed.recorded_at).toBeGreaterThanOrEqual(created.recorded_at);
+  });
+
+  it('pages long histories by revision', async () => {
+    const id = await create();
+    for (let i = 0; i < 55; i++) {
+      await t.request('PATCH', `/v1/projects/${id}`, { token: keys.fullKey, body: { name: `Name ${i}` } });
+    }
+    const first = await history(id);
+    expect(first.body.count).toBe(50);
+    const second = await history(id, `?cursor=${first.body.cursor}`);
+    expect(second.body.count).toBe(6);
+    expect(second.body.cursor).toBeNull();
+    expect(second.body.history[0].revision).toBe(50);
+  });
+
+  it('answers 404 for unknown and foreign projects, and 400 for a bad cursor', async () => {
+    expect(await history('prj_missing')).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+    const other = await t.provision({ name: 'Other' });
+    const theirs = await create(other.fullKey);
+    expect(await history(theirs)).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+    expect((await history(theirs, '', other.readKey)).status).toBe(200);
+    expect(await history(theirs, '?cursor=bogus', other.readKey)).toMatchObject({ status: 400, body: { message: 'cursor is invalid' } });
+  });
+
+  it('never shows key hashes or secrets in the audit feed', async () => {
+    const res = await t.request('GET', '/v1/events', { token: keys.readKey });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toMatch(/key_hash|secret/);
+    expect(res.text).not.toContain(keys.fullKey);
+  });
+
+  describe('GET /events', () => {
+    let ws: Awaited<ReturnType<TestApp['provision']>>;
+    let ids: string[];
+    let middle: number;
+
+    beforeAll(async () => {
+      ws = await t.provision({ name: 'Audited' });
+      ids = [];
+      for (let i = 0; i < 3; i++) ids.push(await create(ws.fullKey));
+      await new Promise((r) => setTimeout(r, 5));
+      middle = Date.now();
+      await new Promise((r) => setTimeout(r, 5));
+      await t.request('PATCH', `/v1/projects/${ids[0]}`, { token: ws.fullKey, body: { name: 'Later' } });
+    });
+
+    const feed = (query = '') => t.request('GET', `/v1/events${query}`, { token: ws.readKey });
+
+    it('lists the workspace’s events in store order, and nothing of other workspaces', async () => {
+      const res = await feed();
+      expect(res.status).toBe(200);
+      const positions = res.body.events.map((e: { position: number }) => e.position);
+      expect([...positions].sort((a: number, b: number) => a - b)).toEqual(positions);
+      const streams = new Set(res.body.events.map((e: { stream: string }) => e.stream));
+      expect(streams.has(`workspace-${ws.workspaceId}`)).toBe(true);
+      for (const id of ids) expect(streams.has(`project-${id}`)).toBe(true);
+      expect([...streams].some((s) => s === `workspace-${keys.workspaceId}`)).toBe(false);
+    });
+
+    it('filters by event type and time range', async () => {
+      const created = await feed('?type=project.created');
+      expect(created.body.events.map((e: { type: string }) => e.type)).toEqual(['project.created', 'project.created', 'project.created']);
+      const both = await feed('?type=project.created,project.updated');
+      expect(both.body.count).toBe(4);
+      const later = await feed(`?from=${middle}`);
+      expect(later.body.events.map((e: { type: string }) => e.type)).toEqual(['project.updated']);
+      const earlier = await feed(`?type=project.updated&to=${middle}`);
+      expect(earlier.body.count).toBe(0);
+    });
+
+    it('refuses malformed filters with 400', async () => {
+      expect(await feed('?from=yesterday')).toMatchObject({ status: 400, body: { message: 'from must be a Unix time in milliseconds' } });
+      expect(await feed('?from=10&to=5')).toMatchObject({ status: 400, body: { message: 'from must not be after to' } });
+      expect(await feed('?type=DROP TABLE')).toMatchObject({ status: 400 });
+    });
+  });
+});
