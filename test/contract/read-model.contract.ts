@@ -158,16 +158,50 @@ export function readModelContract(
       expect(await store.count('things', { workspaceId: other })).toBe(1);
     });
 
-    it('keeps collections apart and resets a collection with its checkpoints', async () => {
+    it('keeps collections apart and drops a collection with its checkpoints', async () => {
       const id = uid();
       await store.apply(
         [put(id, 1, { status: 'x' }), { op: 'put', collection: 'others', id, workspaceId: ws, seq: 1, doc: { id } }],
         { [checkpoint()]: 7 },
       );
-      await store.reset(['things'], [checkpoint()]);
+      await store.drop(['things'], [checkpoint()]);
+      await store.init([{ name: 'things', indexes: ['status'] }]);
       expect(await store.get('things', id)).toBeNull();
       expect(await store.get('others', id)).not.toBeNull();
       expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();
+    });
+
+    it('scans every document of a collection in id order', async () => {
+      const ids = [uid(), uid(), uid()];
+      await store.apply(ids.map((id, i) => put(id, i, { n: i })), {});
+      const seen: string[] = [];
+      for await (const doc of store.scan('things')) if (ids.includes(doc.id)) seen.push(doc.id);
+      expect(seen).toEqual([...ids].sort());
+    });
+
+    it('swaps a rebuilt collection in for the live one, with its indexes and checkpoint', async () => {
+      const live = uid();
+      const rebuilt = uid();
+      await store.apply([put(live, 1, { status: 'stale' })], { [checkpoint()]: 1 });
+      await store.drop(['things_next'], []);
+      await store.init([{ name: 'things_next', indexes: ['status'] }]);
+      await store.apply(
+        [{ op: 'put', collection: 'things_next', id: rebuilt, workspaceId: ws, seq: 2, doc: { id: rebuilt, status: 'fresh' } }],
+        { [`${checkpoint()}_next`]: 9 },
+      );
+      await store.swap([{ from: 'things_next', to: 'things' }], { [checkpoint()]: 9 }, [`${checkpoint()}_next`]);
+      expect(await store.get('things', live)).toBeNull();
+      expect((await store.get('things', rebuilt))?.doc).toEqual({ id: rebuilt, status: 'fresh' });
+      expect(await store.find('things', { where: { status: 'fresh' }, workspaceId: ws, limit: 5 })).toHaveLength(1);
+      const checkpoints = await store.getCheckpoints();
+      expect(checkpoints[checkpoint()]).toBe(9);
+      expect(checkpoints[`${checkpoint()}_next`]).toBeUndefined();
+      // The live collection keeps working for writes after the swap.
+      await store.apply([{ op: 'merge', collection: 'things', id: rebuilt, set: { status: 'after' } }], {});
+      expect((await store.get('things', rebuilt))?.doc.status).toBe('after');
+      // And a new rebuild can start again under the old name.
+      await store.init([{ name: 'things_next', indexes: ['status'] }]);
+      expect(await store.count('things_next', {})).toBe(0);
     });
   });
 }

@@ -6,6 +6,7 @@ import type { AppConfig } from './config';
 import { CoreModule } from './core/core.module';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
+import { OperationsModule } from './operations/operations.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { DtoValidationPipe } from './http/validation';
@@ -20,7 +21,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -13,6 +13,8 @@ import { ADMIN_TOKEN_FILE } from './config';
  *   npm run cli -- members add <workspaceId> --email ana@example.com --role pilot [--first-name Ana] ...
  *   npm run cli -- api-keys create <workspaceId> --name CI --scope full_access
  *   npm run cli -- api-keys deactivate <keyId>
+ *   npm run cli -- projections status | projections rebuild [name]
+ *   npm run cli -- events verify | events export (--workspace <id> | --stream <name>)
  */
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -23,6 +25,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
               [--title ..] [--phone-number ..] [--profile-picture <url>] [--status <active|invited|inactive>]
   api-keys create <workspaceId> --name <name> --scope <read_only|full_access>
   api-keys deactivate <keyId>
+  projections status                     each projection's checkpoint and lag
+  projections rebuild [name]             blue/green rebuild (all, in turn, without a name), with progress
+  events verify                          replay the store and report every read-model document that differs
+  events export --workspace <id> | --stream <stream>   NDJSON of the events, for auditors
 
 Global options: --url <base url> (default http://127.0.0.1:$PORT), --token <admin token>
 (default $ADMIN_TOKEN, else the token saved in $DATA_DIR/admin-token).
@@ -43,6 +49,8 @@ const OPTIONS = {
   'profile-picture': { type: 'string' },
   status: { type: 'string' },
   scope: { type: 'string' },
+  workspace: { type: 'string' },
+  stream: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -92,6 +100,19 @@ function route(positionals: string[], values: Values): { method: string; path: s
       return { method: 'POST', path: `/workspaces/${needId('workspace id')}/api-keys`, body: pick(values, { name: 'name', scope: 'scope' }) };
     case 'api-keys deactivate':
       return { method: 'POST', path: `/api-keys/${needId('key id')}/deactivate` };
+    case 'projections status':
+      return { method: 'GET', path: '/projections' };
+    case 'projections rebuild':
+      return { method: 'POST', path: '/projections/rebuild', body: id ? { name: id } : {} };
+    case 'events verify':
+      return { method: 'POST', path: '/events/verify' };
+    case 'events export': {
+      if (!values.workspace === !values.stream) throw new UsageError('events export needs exactly one of --workspace or --stream');
+      const query = values.workspace
+        ? `workspace_id=${encodeURIComponent(String(values.workspace))}`
+        : `stream=${encodeURIComponent(String(values.stream))}`;
+      return { method: 'GET', path: `/events/export?${query}` };
+    }
     default:
       throw new UsageError(`Unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -137,9 +158,22 @@ export async function runCli(argv: string[]): Promise<number> {
       },
       body: request.body ? JSON.stringify(request.body) : undefined,
     });
-    const text = await response.text();
-    (response.ok ? process.stdout : process.stderr).write(`${text || `HTTP ${response.status}`}\n`);
-    return response.ok ? 0 : 1;
+    if (!response.ok) {
+      process.stderr.write(`${(await response.text()) || `HTTP ${response.status}`}\n`);
+      return 1;
+    }
+    const command = `${positionals[0]} ${positionals[1]}`;
+    if (command === 'events export') {
+      // Streamed through as it comes: an export can be large.
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) process.stdout.write(chunk);
+      return 0;
+    }
+    const result = JSON.parse(await response.text());
+    if (command === 'projections status') return printStatus(result);
+    if (command === 'projections rebuild') return followRebuild(base, adminToken(values), result.projections);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (command === 'events verify') return result.differences.length === 0 ? 0 : 1;
+    return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\n${USAGE}`);
@@ -148,6 +182,54 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`Could not reach the service: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+interface Status {
+  name: string;
+  checkpoint: number;
+  head: number;
+  lag: number;
+  rebuild: { state: string; processed: number; position: number; head: number; eventsPerSecond: number; etaSeconds: number | null; error: string | null } | null;
+}
+
+function printStatus(result: { projections: Status[] }): number {
+  const rows = result.projections.map((p) => [p.name, String(p.checkpoint), String(p.head), String(p.lag), p.rebuild?.state ?? '']);
+  const header = ['projection', 'checkpoint', 'head', 'lag', 'last rebuild'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);
+  return 0;
+}
+
+/** Polls the service and draws one progress bar per projection: events/s and ETA. */
+async function followRebuild(base: string, token: string, names: string[]): Promise<number> {
+  const tty = process.stdout.isTTY;
+  for (const name of names) {
+    let last = '';
+    for (;;) {
+      const response = await fetch(`${base.replace(/\/$/, '')}/v1/admin/projections`, { headers: { authorization: `Bearer ${token}` } });
+      const status = ((await response.json()) as { projections: Status[] }).projections.find((p) => p.name === name);
+      const rebuild = status?.rebuild;
+      if (rebuild) {
+        const fraction = rebuild.head > 0 ? Math.min(1, rebuild.position / rebuild.head) : rebuild.state === 'done' ? 1 : 0;
+        const width = 30;
+        const filled = Math.round(fraction * width);
+        const eta = rebuild.etaSeconds === null ? '?' : `${rebuild.etaSeconds}s`;
+        const line = `${name.padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${rebuild.processed} events  ${rebuild.eventsPerSecond} ev/s  ETA ${eta}`;
+        if (tty) process.stdout.write(`\r${line}`);
+        else if (line !== last && (rebuild.state !== 'running' || last === '')) process.stdout.write(`${line}\n`);
+        last = line;
+        if (rebuild.state === 'done') break;
+        if (rebuild.state === 'failed') {
+          process.stderr.write(`\n${name}: rebuild failed: ${rebuild.error}\n`);
+          return 1;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (tty) process.stdout.write('\n');
+  }
+  process.stdout.write(`Rebuilt and swapped in: ${names.join(', ')}\n`);
+  return 0;
 }
 
 if (require.main === module) {

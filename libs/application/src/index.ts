@@ -61,3 +61,4 @@ export const PROJECT_HANDLERS = [
   GetProjectAsOfHandler,
 ];
 export * from './projections/all-projectors';
+export * from './projections/projection-maintenance';

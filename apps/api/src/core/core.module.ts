@@ -9,6 +9,7 @@ import {
   EventStore,
   ID_GENERATOR,
   ProjectionEngine,
+  ProjectionMaintenance,
   READ_MODEL_STORE,
   READ_YOUR_WRITES,
   ReadModelStore,
@@ -51,6 +52,7 @@ const SHARED = [
   CLOCK,
   ID_GENERATOR,
   ProjectionEngine,
+  ProjectionMaintenance,
   READ_YOUR_WRITES,
   EventSourcedRepository,
   ApiKeyAuthenticator,
@@ -79,6 +81,12 @@ export class CoreModule {
           inject: [EVENT_STORE, READ_MODEL_STORE],
         },
         { provide: READ_YOUR_WRITES, useExisting: ProjectionEngine },
+        {
+          provide: ProjectionMaintenance,
+          useFactory: (engine: ProjectionEngine, events: EventStore, read: ReadModelStore) =>
+            new ProjectionMaintenance(engine, events, read),
+          inject: [ProjectionEngine, EVENT_STORE, READ_MODEL_STORE],
+        },
         {
           provide: EventSourcedRepository,
           useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites) =>

@@ -68,7 +68,14 @@ export interface ReadModelStore {
    */
   apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void>;
   getCheckpoints(): Promise<Record<string, number>>;
-  /** Removes every document of the collections and the named checkpoints (projection rebuild). */
-  reset(collections: string[], checkpointNames: string[]): Promise<void>;
+  /** Every document of a collection, in id order (verification, exports). */
+  scan<T = Record<string, unknown>>(collection: string): AsyncIterable<StoredDocument<T>>;
+  /** Removes the collections entirely (they must be init-ed again before use) and the named checkpoints. */
+  drop(collections: string[], checkpointNames: string[]): Promise<void>;
+  /**
+   * Blue/green switch of a rebuilt projection: each `to` collection is replaced by its `from`
+   * (which disappears under its own name) and the checkpoints are set, as one step for readers.
+   */
+  swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -28,6 +28,8 @@ export class ProjectionEngine {
   private waiters: Waiter[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** Live application and maintenance steps (swaps) run one at a time, in order. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly events: EventStore,
@@ -49,7 +51,7 @@ export class ProjectionEngine {
     this.applied = Math.max(this.applied, from);
     this.subscription = this.events.subscribeToAll({
       after: from,
-      onEvents: (batch) => this.handle(batch),
+      onEvents: (batch) => this.exclusive(() => this.handle(batch)),
       onError: (error) => {
         this.logger.error('Projection subscription failed; restarting in 1 s', error);
         this.subscription = null;
@@ -86,6 +88,29 @@ export class ProjectionEngine {
       else still.push(waiter);
     }
     this.waiters = still;
+  }
+
+  /**
+   * Runs `work` while no live batch is being applied (and none starts until it ends): the moment
+   * for a blue/green swap or a consistent comparison.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  projectorNames(): string[] {
+    return this.projectors.map((p) => p.name);
+  }
+
+  projector(name: string): Projector | undefined {
+    return this.projectors.find((p) => p.name === name);
+  }
+
+  /** The live checkpoint of one projection (only stable inside `exclusive`). */
+  checkpointOf(name: string): number {
+    return this.checkpoints[name] ?? START;
   }
 
   /** Position up to which every projection has been applied. */

@@ -137,16 +137,40 @@ export class MongoReadModelStore implements ReadModelStore {
     return Object.fromEntries(rows.map((row) => [row._id, row.position]));
   }
 
-  async reset(collections: string[], checkpointNames: string[]): Promise<void> {
-    const targets = collections.map((name) => this.collection(name));
-    await this.inTransaction(async (session) => {
-      for (const target of targets) await target.deleteMany({}, { session });
-      if (checkpointNames.length > 0) {
-        await this.db
-          .collection<CheckpointRow>(CHECKPOINTS)
-          .deleteMany({ _id: { $in: checkpointNames.map(String) } }, { session });
-      }
-    });
+  async *scan<T>(collection: string): AsyncIterable<StoredDocument<T>> {
+    for await (const row of this.collection(collection).find({}, { sort: { _id: 1 } })) yield toStored<T>(row);
+  }
+
+  async drop(collections: string[], checkpointNames: string[]): Promise<void> {
+    for (const name of collections) {
+      assertName(name);
+      await this.db.dropCollection(collectionOf(name)).catch((error: { codeName?: string }) => {
+        if (error?.codeName !== 'NamespaceNotFound') throw error;
+      });
+      this.collections.delete(name);
+    }
+    if (checkpointNames.length > 0) {
+      await this.db.collection<CheckpointRow>(CHECKPOINTS).deleteMany({ _id: { $in: checkpointNames.map(String) } });
+    }
+  }
+
+  /**
+   * `renameCollection` with `dropTarget` replaces the live collection in one step for readers
+   * (indexes travel with it). The checkpoint is written right after: a crash in between leaves the
+   * new documents with the old checkpoint, and the engine replays the gap (every op is idempotent).
+   */
+  async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
+    for (const { from, to } of pairs) {
+      this.collection(from);
+      assertName(to);
+      await this.db.renameCollection(collectionOf(from), collectionOf(to), { dropTarget: true });
+      this.collections.delete(from);
+      this.collections.add(to);
+    }
+    await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite([
+      ...checkpointOps(checkpoints),
+      ...dropCheckpoints.map((name) => ({ deleteOne: { filter: { _id: name } } })),
+    ]);
   }
 
   async close(): Promise<void> {

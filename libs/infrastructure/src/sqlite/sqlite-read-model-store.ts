@@ -28,7 +28,7 @@ const NAME = /^[a-z][a-z0-9_]*$/;
 export class SqliteReadModelStore implements ReadModelStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly collections = new Set<string>();
+  private readonly collections = new Map<string, CollectionSpec>();
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -41,22 +41,30 @@ export class SqliteReadModelStore implements ReadModelStore {
   async init(collections: CollectionSpec[]): Promise<void> {
     for (const spec of collections) {
       assertName(spec.name);
+      (spec.indexes ?? []).forEach(assertName);
       const table = tableOf(spec.name);
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${table} (
           id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0,
           doc TEXT NOT NULL
         );
-        CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq);
       `);
-      for (const field of spec.indexes ?? []) {
-        assertName(field);
-        this.db.exec(
-          `CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (json_extract(doc, '$.${field}'))`,
-        );
-      }
-      this.collections.add(spec.name);
+      this.createIndexes(table, spec);
+      this.collections.set(spec.name, spec);
     }
+  }
+
+  /** Index names carry the table name, so a renamed (swapped-in) table gets its own anew. */
+  private createIndexes(table: string, spec: CollectionSpec) {
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq)`);
+    for (const field of spec.indexes ?? []) {
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (json_extract(doc, '$.${field}'))`);
+    }
+  }
+
+  private dropIndexes(table: string, spec: CollectionSpec) {
+    this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_seq`);
+    for (const field of spec.indexes ?? []) this.db.exec(`DROP INDEX IF EXISTS ${table}_${field}`);
   }
 
   private statement(sql: string): Database.Statement {
@@ -159,11 +167,49 @@ export class SqliteReadModelStore implements ReadModelStore {
     return Object.fromEntries(rows.map((r) => [r.name, r.position]));
   }
 
-  async reset(collections: string[], checkpointNames: string[]): Promise<void> {
+  async *scan<T>(collection: string): AsyncIterable<StoredDocument<T>> {
+    const table = this.table(collection);
+    let after = '';
+    for (;;) {
+      const rows = this.statement(`SELECT * FROM ${table} WHERE id > ? ORDER BY id LIMIT 1000`).all(after) as DocRow[];
+      if (rows.length === 0) return;
+      for (const row of rows) yield toStored<T>(row);
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async drop(collections: string[], checkpointNames: string[]): Promise<void> {
+    collections.forEach(assertName);
     this.db.transaction(() => {
-      for (const collection of collections) this.statement(`DELETE FROM ${this.table(collection)}`).run();
+      for (const collection of collections) {
+        this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+        this.collections.delete(collection);
+      }
       for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
     })();
+    this.statements.clear();
+  }
+
+  async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
+    this.db.transaction(() => {
+      for (const { from, to } of pairs) {
+        const spec = this.collections.get(to) ?? this.collections.get(from);
+        if (!spec || !this.collections.has(from)) throw new Error(`Cannot swap ${from} into ${to}: unknown collection`);
+        this.db.exec(`DROP TABLE IF EXISTS ${tableOf(to)}`);
+        this.dropIndexes(tableOf(from), spec);
+        this.db.exec(`ALTER TABLE ${tableOf(from)} RENAME TO ${tableOf(to)}`);
+        this.createIndexes(tableOf(to), spec);
+        this.collections.delete(from);
+        this.collections.set(to, { ...spec, name: to });
+      }
+      const save = this.statement(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+      );
+      for (const [name, position] of Object.entries(checkpoints)) save.run(name, position);
+      for (const name of dropCheckpoints) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+    })();
+    // Prepared statements name tables; after a rename they must be prepared again.
+    this.statements.clear();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,286 @@
+import { isDeepStrictEqual } from 'node:util';
+import { EventStore, RecordedEvent, START } from '../ports/event-store.port';
+import { CollectionSpec, ReadModelStore, StoredDocument, WriteOp } from '../ports/read-model.port';
+import { ProjectionEngine } from './projection-engine';
+import { Projector } from './projector';
+
+export interface RebuildProgress {
+  projection: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /** Events read from the store so far. */
+  processed: number;
+  /** Store position reached, and the head when the rebuild started (progress = position / head). */
+  position: number;
+  head: number;
+  eventsPerSecond: number;
+  etaSeconds: number | null;
+  startedAt: number;
+  finishedAt: number | null;
+  error: string | null;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  checkpoint: number;
+  head: number;
+  /** Store positions not yet applied (events on SQLite; log bytes on EventStoreDB). */
+  lag: number;
+  rebuild: RebuildProgress | null;
+}
+
+export interface Difference {
+  projection: string;
+  collection: string;
+  id: string;
+  kind: 'missing' | 'unexpected' | 'different';
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface VerifyReport {
+  position: number;
+  documents: number;
+  differences: Difference[];
+  /** True when more differences existed than are listed. */
+  truncated: boolean;
+}
+
+const BATCH = 2000;
+const MAX_DIFFERENCES = 1000;
+const REBUILD = '__next';
+const VERIFY = '__verify';
+
+/**
+ * Operator tools over the projections, run inside the serving process so that one writer
+ * owns each read model:
+ *
+ * - rebuild (blue/green): replays the store into fresh collections beside the live ones while the
+ *   API keeps serving from the live ones, then, with live application paused for a moment, applies
+ *   the last few events and swaps the fresh collections in with their checkpoint;
+ * - verify: replays the store into scratch collections up to the live checkpoint and reports every
+ *   document of the live read models that differs.
+ */
+export class ProjectionMaintenance {
+  private readonly progress = new Map<string, RebuildProgress>();
+
+  constructor(
+    private readonly engine: ProjectionEngine,
+    private readonly events: EventStore,
+    private readonly read: ReadModelStore,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async status(): Promise<ProjectionStatus[]> {
+    const head = await this.events.headPosition();
+    return this.engine.projectorNames().map((name) => {
+      const checkpoint = this.engine.checkpointOf(name);
+      return { name, checkpoint, head, lag: Math.max(0, head - checkpoint), rebuild: this.progress.get(name) ?? null };
+    });
+  }
+
+  /** Marks projections as waiting for their turn in a rebuild of several. */
+  queue(names: string[]): void {
+    for (const name of names) {
+      this.requireProjector(name);
+      this.progress.set(name, {
+        projection: name,
+        state: 'queued',
+        processed: 0,
+        position: START,
+        head: 0,
+        eventsPerSecond: 0,
+        etaSeconds: null,
+        startedAt: this.clock(),
+        finishedAt: null,
+        error: null,
+      });
+    }
+  }
+
+  /**
+   * Starts a rebuild and returns at once with its first progress record; `done` resolves when the
+   * swap happened (or rejects). Only one rebuild per projection runs at a time.
+   */
+  startRebuild(name: string): { progress: RebuildProgress; done: Promise<RebuildProgress> } {
+    const projector = this.requireProjector(name);
+    const current = this.progress.get(name);
+    if (current?.state === 'running') return { progress: current, done: this.waitFor(name) };
+    const progress: RebuildProgress = {
+      projection: name,
+      state: 'running',
+      processed: 0,
+      position: START,
+      head: 0,
+      eventsPerSecond: 0,
+      etaSeconds: null,
+      startedAt: this.clock(),
+      finishedAt: null,
+      error: null,
+    };
+    this.progress.set(name, progress);
+    const done = this.rebuild(projector, progress).then(
+      () => {
+        progress.state = 'done';
+        progress.finishedAt = this.clock();
+        progress.etaSeconds = 0;
+        return progress;
+      },
+      (error: unknown) => {
+        progress.state = 'failed';
+        progress.finishedAt = this.clock();
+        progress.error = error instanceof Error ? error.message : String(error);
+        throw error;
+      },
+    );
+    done.catch(() => undefined);
+    return { progress, done };
+  }
+
+  private waitFor(name: string): Promise<RebuildProgress> {
+    return new Promise((resolve, reject) => {
+      const poll = () => {
+        const p = this.progress.get(name)!;
+        if (p.state === 'done') resolve(p);
+        else if (p.state === 'failed') reject(new Error(p.error ?? 'rebuild failed'));
+        else setTimeout(poll, 50);
+      };
+      poll();
+    });
+  }
+
+  private async rebuild(projector: Projector, progress: RebuildProgress): Promise<void> {
+    const shadow = await this.prepareShadow(projector, REBUILD);
+    progress.head = await this.events.headPosition();
+    const started = this.clock();
+    const onBatch = (events: RecordedEvent[], position: number) => {
+      progress.processed += events.length;
+      progress.position = position;
+      const seconds = Math.max((this.clock() - started) / 1000, 0.001);
+      progress.eventsPerSecond = Math.round(progress.processed / seconds);
+      const remaining = Math.max(0, progress.head - position);
+      const perPosition = position > 0 ? seconds / position : null;
+      progress.etaSeconds = perPosition === null ? null : Math.round(remaining * perPosition);
+    };
+    // Catch up while the live projection keeps serving...
+    let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, onBatch, () => this.engine.checkpointOf(projector.name));
+    // ...then close the last gap and switch, with live application paused.
+    await this.engine.exclusive(async () => {
+      const target = this.engine.checkpointOf(projector.name);
+      position = await this.replay(projector, shadow, position, target, onBatch);
+      await this.read.swap(
+        shadow.pairs.map(({ shadow: from, live: to }) => ({ from, to })),
+        { [projector.name]: target },
+        [shadow.checkpoint],
+      );
+    });
+  }
+
+  async verify(): Promise<VerifyReport> {
+    const report: VerifyReport = { position: 0, documents: 0, differences: [], truncated: false };
+    for (const name of this.engine.projectorNames()) {
+      const projector = this.requireProjector(name);
+      const shadow = await this.prepareShadow(projector, VERIFY);
+      try {
+        let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, () => undefined, () =>
+          this.engine.checkpointOf(name),
+        );
+        await this.engine.exclusive(async () => {
+          const target = this.engine.checkpointOf(name);
+          position = await this.replay(projector, shadow, position, target, () => undefined);
+          report.position = Math.max(report.position, target);
+          for (const { live, shadow: expectedCollection } of shadow.pairs) {
+            await this.compare(name, live, expectedCollection, report);
+          }
+        });
+      } finally {
+        await this.read.drop(shadow.pairs.map((p) => p.shadow), [shadow.checkpoint]);
+      }
+    }
+    return report;
+  }
+
+  private requireProjector(name: string): Projector {
+    const projector = this.engine.projector(name);
+    if (!projector) throw new UnknownProjectionError(name, this.engine.projectorNames());
+    return projector;
+  }
+
+  private async prepareShadow(projector: Projector, suffix: string) {
+    const pairs = projector.collections.map((c) => ({ live: c.name, shadow: `${c.name}${suffix}`, spec: c }));
+    const checkpoint = `${projector.name}${suffix}`;
+    await this.read.drop(pairs.map((p) => p.shadow), [checkpoint]);
+    await this.read.init(pairs.map((p): CollectionSpec => ({ ...p.spec, name: p.shadow })));
+    return { pairs, checkpoint, rename: new Map(pairs.map((p) => [p.live, p.shadow])) };
+  }
+
+  /**
+   * Replays events after `from` up to `until` (inclusive) into the shadow collections; stops
+   * early once `stopAt()` is reached (the live checkpoint, for the catch-up phase).
+   */
+  private async replay(
+    projector: Projector,
+    shadow: { rename: Map<string, string>; checkpoint: string },
+    from: number,
+    until: number,
+    onBatch: (events: RecordedEvent[], position: number) => void,
+    stopAt?: () => number,
+  ): Promise<number> {
+    let position = from;
+    for (;;) {
+      if (stopAt && position >= stopAt()) return position;
+      const batch = (await this.events.readAll({ after: position, maxCount: BATCH })).filter((e) => e.position <= until);
+      if (batch.length === 0) return position;
+      const ops: WriteOp[] = [];
+      for (const event of batch) {
+        for (const op of projector.project(event)) {
+          ops.push({ ...op, collection: shadow.rename.get(op.collection) ?? op.collection, at: event.position });
+        }
+      }
+      position = batch[batch.length - 1].position;
+      await this.read.apply(ops, { [shadow.checkpoint]: position });
+      onBatch(batch, position);
+      if (position >= until) return position;
+    }
+  }
+
+  /** A merge join of two id-ordered scans. */
+  private async compare(projection: string, liveName: string, expectedName: string, report: VerifyReport) {
+    const live = this.read.scan(liveName)[Symbol.asyncIterator]();
+    const expected = this.read.scan(expectedName)[Symbol.asyncIterator]();
+    let a = await live.next();
+    let e = await expected.next();
+    const add = (difference: Difference) => {
+      if (report.differences.length < MAX_DIFFERENCES) report.differences.push(difference);
+      else report.truncated = true;
+    };
+    while (!a.done || !e.done) {
+      report.documents += 1;
+      if (e.done || (!a.done && a.value.id < e.value.id)) {
+        add({ projection, collection: liveName, id: a.value!.id, kind: 'unexpected', actual: summary(a.value!) });
+        a = await live.next();
+      } else if (a.done || e.value.id < a.value.id) {
+        add({ projection, collection: liveName, id: e.value.id, kind: 'missing', expected: summary(e.value) });
+        e = await expected.next();
+      } else {
+        if (!isDeepStrictEqual(summary(a.value), summary(e.value))) {
+          add({ projection, collection: liveName, id: a.value.id, kind: 'different', expected: summary(e.value), actual: summary(a.value) });
+        }
+        a = await live.next();
+        e = await expected.next();
+      }
+    }
+  }
+}
+
+function summary(doc: StoredDocument) {
+  return { workspaceId: doc.workspaceId, seq: doc.seq, version: doc.version, doc: doc.doc };
+}
+
+export class UnknownProjectionError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly known: string[],
+  ) {
+    super(`Unknown projection ${projection} (known: ${known.join(', ')})`);
+  }
+}
