@@ -25,7 +25,7 @@ export class TestApp {
 
   static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
-    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, ...env });
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
     const app = await createApp(config, { logger: false });
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };

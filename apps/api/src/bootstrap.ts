@@ -33,8 +33,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     bufferLogs: false,
   });
-  app.setGlobalPrefix('v1', { exclude: ['health'] });
-  app.enableShutdownHooks();
+  app.setGlobalPrefix('v1', { exclude: ['health', 'ready', 'metrics'] });
   await app.init();
   return app;
 }

@@ -22,6 +22,8 @@ export interface AppConfig {
   webhookRetryDelaysMs: number[];
   webhookPauseAfterFailures: number;
   webhookAllowPrivateTargets: boolean;
+  /** pino level for the request log: trace, debug, info, warn, error, fatal or silent. */
+  logLevel: string;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookRetryDelaysMs: retryDelays,
     webhookPauseAfterFailures: positiveInt('WEBHOOK_PAUSE_AFTER_FAILURES', env.WEBHOOK_PAUSE_AFTER_FAILURES, DEFAULT_PAUSE_AFTER_FAILURES),
     webhookAllowPrivateTargets: allowPrivate === 'true',
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
   };
 }
 

@@ -11,6 +11,23 @@ async function main() {
   logger.log(
     `Listening on ${config.host}:${config.port} (events: ${config.eventStore}, read models: ${config.readStore}, data: ${config.dataDir}, deployment: ${config.deployment})`,
   );
+  // Graceful shutdown: stop accepting, let in-flight requests finish (Fastify answers new ones
+  // 503 while closing), stop the projections after their current batch, close the stores.
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: shutting down`);
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`Shutdown failed: ${error?.stack ?? error}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
   if (config.adminTokenGenerated) {
     // Shown once, on the start that generated it; it is kept in DATA_DIR/admin-token.
     process.stdout.write(`\nAdmin token (saved in ${config.dataDir}/admin-token): ${config.adminToken}\n\n`);

@@ -18,6 +18,8 @@ import {
   systemClock,
 } from '@app/application';
 import type { AppConfig } from '../config';
+import { instrumentEventStore } from '../observability/instrumented-event-store';
+import { ServiceMetrics } from '../observability/metrics';
 import { openEventStore, openReadModelStore } from '../storage';
 import { APP_CONFIG } from '../tokens';
 
@@ -47,6 +49,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 
 const SHARED = [
   APP_CONFIG,
+  ServiceMetrics,
   EVENT_STORE,
   READ_MODEL_STORE,
   CLOCK,
@@ -70,7 +73,12 @@ export class CoreModule {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+        ServiceMetrics,
+        {
+          provide: EVENT_STORE,
+          useFactory: async (metrics: ServiceMetrics) => instrumentEventStore(await openEventStore(config), metrics),
+          inject: [ServiceMetrics],
+        },
         { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },
         { provide: CLOCK, useValue: systemClock },
         { provide: ID_GENERATOR, useValue: randomIds },

@@ -1,0 +1,43 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, in one registry per application instance (tests start
+ * several in one process). Names follow Prometheus conventions: base units, `_total` counters.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly appendDuration = new Histogram({
+    name: 'event_store_append_duration_seconds',
+    help: 'Time from an append request to its durable acknowledgement (group commit included)',
+    labelNames: ['outcome'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
+  readonly projectionLag = new Gauge({
+    name: 'projection_lag_positions',
+    help: 'Store positions recorded but not yet applied, per projection (events on SQLite)',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}

@@ -1,0 +1,90 @@
+import { Controller, Get, Header, HttpException, Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { AppConfig } from '../config';
+import { APP_CONFIG } from '../tokens';
+import { EVENT_STORE, EventStore, ProjectionEngine, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
+import { Public } from '../http/auth.guard';
+import { ServiceMetrics } from './metrics';
+
+/** A projection further behind the store than this is "not ready" (positions; events on SQLite). */
+export const READY_MAX_LAG = 1000;
+
+@Controller()
+export class ObservabilityController {
+  constructor(
+    private readonly metrics: ServiceMetrics,
+    private readonly maintenance: ProjectionMaintenance,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+  ) {}
+
+  /** Readiness: both stores answer and every projection is caught up within READY_MAX_LAG. */
+  @Get('ready')
+  @Public()
+  async ready() {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    try {
+      await this.events.headPosition();
+      checks.event_store = 'ok';
+    } catch {
+      checks.event_store = 'unreachable';
+      ready = false;
+    }
+    try {
+      await this.read.getCheckpoints();
+      checks.read_models = 'ok';
+    } catch {
+      checks.read_models = 'unreachable';
+      ready = false;
+    }
+    if (ready) {
+      const behind = (await this.maintenance.status()).filter((p) => p.lag > READY_MAX_LAG);
+      checks.projections = behind.length === 0 ? 'ok' : `behind: ${behind.map((p) => `${p.name} (${p.lag})`).join(', ')}`;
+      ready = behind.length === 0;
+    }
+    if (!ready) throw new HttpException({ message: 'Not ready', status: 'not_ready', checks }, 503);
+    return { status: 'ready', checks };
+  }
+
+  @Get('metrics')
+  @Public()
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  async metricsText() {
+    for (const p of await this.maintenance.status()) this.metrics.projectionLag.set({ projection: p.name }, p.lag);
+    return this.metrics.registry.metrics();
+  }
+}
+
+/**
+ * Request metrics and one structured JSON log line per request (pino): request id, method,
+ * route template, status, duration. Headers and bodies are never logged, so neither are API
+ * keys, tokens nor webhook secrets.
+ */
+@Module({
+  controllers: [ObservabilityController],
+})
+export class ObservabilityModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly metrics: ServiceMetrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit() {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const log = pino({ base: { service: 'workspace-operations' }, level: this.config.logLevel });
+    fastify.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions?.url ?? 'unmatched';
+      const seconds = reply.elapsedTime / 1000;
+      this.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+      if (route === '/metrics' || route === '/health') return;
+      log.info(
+        { req_id: request.id, method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 100) / 100 },
+        'request',
+      );
+    });
+  }
+}
