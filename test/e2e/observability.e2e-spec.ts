@@ -45,10 +45,10 @@ describe('The built service as a process', () => {
     try {
       const base = service.baseUrl;
       const admin = { authorization: 'Bearer adm_proc_test', 'content-type': 'application/json' };
-      const ws = await (await fetch(`${base}/v1/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Logs', plan: 'enterprise' }) })).json();
+      const ws = await (await fetch(`${base}/v1/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Logs', plan: 'enterprise' }) })).json() as { id: string };
       const key = await (
         await fetch(`${base}/v1/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'k', scope: 'full_access' }) })
-      ).json();
+      ).json() as { key: string };
       const res = await fetch(`${base}/v1/projects`, { headers: { authorization: `Bearer ${key.key}`, 'x-request-id': 'trace-log-1' } });
       expect(res.status).toBe(200);
 

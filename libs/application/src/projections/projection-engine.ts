@@ -28,6 +28,7 @@ export class ProjectionEngine {
   private waiters: Waiter[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
   private stopped = true;
+  private readonly appliedListeners = new Set<(events: RecordedEvent[]) => void>();
   /** Live application and maintenance steps (swaps) run one at a time, in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -77,6 +78,7 @@ export class ProjectionEngine {
     if (Object.keys(moved).length > 0) await this.read.apply(ops, moved);
     Object.assign(this.checkpoints, moved);
     this.applied = batch[batch.length - 1].position;
+    for (const listener of this.appliedListeners) listener(batch);
     this.release();
   }
 
@@ -111,6 +113,12 @@ export class ProjectionEngine {
   /** The live checkpoint of one projection (only stable inside `exclusive`). */
   checkpointOf(name: string): number {
     return this.checkpoints[name] ?? START;
+  }
+
+  /** Called after each batch reaches the read models (e.g. to drop cached views of them). */
+  onApplied(listener: (events: RecordedEvent[]) => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** Position up to which every projection has been applied. */

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ApiKeyScope } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../ports/read-model.port';
+import { ProjectionEngine } from '../projections/projection-engine';
 import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
 import { API_KEYS, ApiKeyDoc, WORKSPACES, WorkspaceDoc } from './workspace.projector';
 
@@ -15,21 +16,63 @@ export interface Principal {
 export type AuthFailure = 'invalid_api_key' | 'api_key_inactive' | 'enterprise_required';
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
 
-/** Resolves a presented key to its workspace and scope, in the order of spec section 5. */
+/** How long a cached answer may be trusted without an invalidation (another process's change). */
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 50_000;
+
+/**
+ * Resolves a presented key to its workspace and scope, in the order of spec section 5.
+ *
+ * Every request authenticates, so answers are cached by key hash. The cache is dropped for a
+ * workspace as soon as the projections apply one of its workspace events (a key created or
+ * deactivated, a plan changed), so a deactivation takes effect on the very next request here;
+ * the TTL bounds staleness for changes projected by another process. Unknown keys are not cached,
+ * so guessing cannot fill the cache.
+ */
 @Injectable()
-export class ApiKeyAuthenticator {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+export class ApiKeyAuthenticator implements OnModuleDestroy {
+  private readonly cache = new Map<string, { result: AuthResult; workspaceId: string; expires: number }>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    engine: ProjectionEngine,
+  ) {
+    this.unsubscribe = engine.onApplied((events) => {
+      for (const event of events) {
+        if (!event.type.startsWith('workspace.') || event.type.startsWith('workspace.project_slot')) continue;
+        for (const [hash, entry] of this.cache) if (entry.workspaceId === event.metadata.workspaceId) this.cache.delete(hash);
+      }
+    });
+  }
+
+  onModuleDestroy() {
+    this.unsubscribe();
+  }
 
   async authenticate(presented: string | undefined): Promise<AuthResult> {
     if (!presented || !API_KEY_FORMAT.test(presented)) return { ok: false, failure: 'invalid_api_key' };
-    const [key] = await this.read.find<ApiKeyDoc>(API_KEYS, { where: { key_hash: hashApiKey(presented) }, limit: 1 });
-    if (!key) return { ok: false, failure: 'invalid_api_key' };
-    if (key.doc.status !== 'active') return { ok: false, failure: 'api_key_inactive' };
-    const workspace = await this.read.get<WorkspaceDoc>(WORKSPACES, key.doc.workspace_id);
-    if (!workspace || workspace.doc.plan !== 'enterprise') return { ok: false, failure: 'enterprise_required' };
+    const hash = hashApiKey(presented);
+    const cached = this.cache.get(hash);
+    if (cached && cached.expires > Date.now()) return cached.result;
+    const { result, workspaceId } = await this.lookup(hash);
+    if (workspaceId) {
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(hash, { result, workspaceId, expires: Date.now() + CACHE_TTL_MS });
+    }
+    return result;
+  }
+
+  private async lookup(hash: string): Promise<{ result: AuthResult; workspaceId: string | null }> {
+    const [key] = await this.read.find<ApiKeyDoc>(API_KEYS, { where: { key_hash: hash }, limit: 1 });
+    if (!key) return { result: { ok: false, failure: 'invalid_api_key' }, workspaceId: null };
+    const workspaceId = key.doc.workspace_id;
+    if (key.doc.status !== 'active') return { result: { ok: false, failure: 'api_key_inactive' }, workspaceId };
+    const workspace = await this.read.get<WorkspaceDoc>(WORKSPACES, workspaceId);
+    if (!workspace || workspace.doc.plan !== 'enterprise') return { result: { ok: false, failure: 'enterprise_required' }, workspaceId };
     return {
-      ok: true,
-      principal: { keyId: key.doc.id, keyName: key.doc.name, workspaceId: key.doc.workspace_id, scope: key.doc.scope },
+      result: { ok: true, principal: { keyId: key.doc.id, keyName: key.doc.name, workspaceId, scope: key.doc.scope } },
+      workspaceId,
     };
   }
 }
