@@ -3,8 +3,6 @@
 // created and then updated. Used for the projection-rebuild, list-at-scale and memory scenarios.
 const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
-const { SqliteEventStore } = require('../dist/libs/infrastructure/src/sqlite');
-const { generateApiKey } = require('../dist/libs/application/src/workspaces/api-key-secret');
 
 const operator = { type: 'operator' };
 
@@ -23,6 +21,9 @@ function envelope(type, data, workspaceId, recordedAt) {
  * key and the store positions of its projects' creation events (the list cursors).
  */
 async function seed(dataDir, plan, onProgress = () => undefined) {
+  // The built adapter (bench/run.js builds first).
+  const { SqliteEventStore } = require('../dist/libs/infrastructure/src/sqlite');
+  const { generateApiKey } = require('../dist/libs/application/src/workspaces/api-key-secret');
   const store = new SqliteEventStore(join(dataDir, 'events.db'));
   const now = Date.now();
   const out = {};
