@@ -73,13 +73,15 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       if (!key) return state;
       return { ...state, apiKeys: new Map(state.apiKeys).set(event.data.key_id, { ...key, active: false }) };
     }
+    // A workspace may hold hundreds of thousands of slots: copying the set per event would make
+    // replay quadratic. The set is owned by the fold (a state is never used again once evolved),
+    // so it is updated in place and carried over.
     case 'workspace.project_slot_reserved':
-      return { ...state, projects: new Set(state.projects).add(event.data.project_id) };
-    case 'workspace.project_slot_released': {
-      const projects = new Set(state.projects);
-      projects.delete(event.data.project_id);
-      return { ...state, projects };
-    }
+      state.projects.add(event.data.project_id);
+      return { ...state };
+    case 'workspace.project_slot_released':
+      state.projects.delete(event.data.project_id);
+      return { ...state };
   }
 }
 
