@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   AppendResult,
   EventStore,
@@ -9,11 +11,9 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
+import { AppendOutcome, AppendRequest, AppendWriter, openWriter } from './sqlite-append-writer.worker';
 
-interface PendingAppend {
-  streamId: string;
-  events: NewEvent[];
-  expectedRevision: ExpectedRevision;
+interface PendingAppend extends AppendRequest {
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
@@ -32,29 +32,96 @@ interface EventRow {
 export interface SqliteEventStoreOptions {
   /** How often a live subscription looks for events written by another process (ms). */
   pollIntervalMs?: number;
+  /**
+   * `worker` (default): appends are written by a worker thread, so the fsync of each commit never
+   * blocks the event loop, and appends arriving meanwhile form the next batch. `inline`: written
+   * on the calling thread (one-shot tools).
+   */
+  writer?: 'worker' | 'inline';
+}
+
+/** Writes batches in a worker thread, one batch in flight at a time. */
+class WorkerWriter {
+  private readonly worker: Worker;
+  private readonly ready: Promise<void>;
+  private readonly waiting = new Map<number, { resolve(o: AppendOutcome[]): void; reject(e: unknown): void }>();
+  private nextId = 1;
+  private failed: Error | null = null;
+
+  constructor(file: string) {
+    this.worker = new Worker(join(__dirname, 'sqlite-append-writer.worker.js'), { workerData: { eventStoreFile: file } });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('message', () => resolve());
+      this.worker.once('error', reject);
+    });
+    this.worker.on('message', (message: { id?: number; outcomes?: AppendOutcome[]; failure?: string }) => {
+      if (message.id === undefined) return;
+      const waiter = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.failure !== undefined) waiter?.reject(new Error(`Event store write failed: ${message.failure}`));
+      else waiter?.resolve(message.outcomes!);
+    });
+    this.worker.on('error', (error) => {
+      this.failed = error;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    });
+  }
+
+  async write(appends: AppendRequest[]): Promise<AppendOutcome[]> {
+    await this.ready;
+    if (this.failed) throw this.failed;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, appends });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    await new Promise<void>((resolve) => {
+      this.worker.once('message', () => resolve());
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ close: true });
+    });
+    await this.worker.terminate();
+  }
+}
+
+class InlineWriter {
+  private readonly writer: AppendWriter;
+  constructor(file: string) {
+    this.writer = openWriter(file);
+  }
+  async write(appends: AppendRequest[]): Promise<AppendOutcome[]> {
+    return this.writer.write(appends);
+  }
+  async close(): Promise<void> {
+    this.writer.close();
+  }
 }
 
 /**
  * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`, so an append is
  * on disk before its promise resolves.
  *
- * Appends are group-committed: every append requested during one turn of the event loop is
- * written in a single transaction (one fsync). Each append is checked against its expected
- * revision before anything of it is written, so one failing append never takes its neighbours
- * down with it.
+ * Appends are group-committed: while one batch is being written, every append requested meanwhile
+ * waits, and they are all written together in the next transaction (one fsync). The writes happen
+ * in a worker thread by default, so the API keeps serving during the fsync and batches grow with
+ * the load. Reads use their own connection on the calling thread (WAL lets readers and the writer
+ * proceed together).
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
+  private readonly writer: WorkerWriter | InlineWriter;
   private pending: PendingAppend[] = [];
-  private flushScheduled = false;
+  private writing = false;
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private readonly pollIntervalMs: number;
 
   private readonly stmt: {
-    lastRevision: Database.Statement<[string], { revision: number | null }>;
-    byEventId: Database.Statement<[string], { stream_id: string; revision: number; position: number }>;
-    insert: Database.Statement;
     readStream: Database.Statement<[string, number, number], EventRow>;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
@@ -62,33 +129,15 @@ export class SqliteEventStore implements EventStore {
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    // The writer creates the schema; it must exist before the reader prepares its statements.
+    const schema = openWriter(file);
+    schema.close();
+    this.writer = options.writer === 'inline' ? new InlineWriter(file) : new WorkerWriter(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position       INTEGER PRIMARY KEY AUTOINCREMENT,
-        stream_id      TEXT    NOT NULL,
-        revision       INTEGER NOT NULL,
-        event_id       TEXT    NOT NULL UNIQUE,
-        type           TEXT    NOT NULL,
-        schema_version INTEGER NOT NULL,
-        data           TEXT    NOT NULL,
-        metadata       TEXT    NOT NULL,
-        UNIQUE (stream_id, revision)
-      );
-    `);
     this.stmt = {
-      lastRevision: this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?'),
-      byEventId: this.db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?'),
-      insert: this.db.prepare(
-        `INSERT INTO events (stream_id, revision, event_id, type, schema_version, data, metadata)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      readStream: this.db.prepare(
-        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
-      ),
+      readStream: this.db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?'),
       readAll: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare('SELECT max(position) AS position FROM events'),
     };
@@ -102,102 +151,34 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ streamId, events, expectedRevision: options.expectedRevision, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
+      if (!this.writing) {
+        this.writing = true;
+        // Let the appends of this turn of the event loop join the first batch.
+        setImmediate(() => void this.drain());
       }
     });
   }
 
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    this.flushScheduled = false;
-    const outcomes: ({ ok: AppendResult } | { error: unknown })[] = [];
-    try {
-      this.db.transaction(() => {
-        for (const append of batch) {
-          try {
-            outcomes.push({ ok: this.appendInTransaction(append) });
-          } catch (error) {
-            if (!(error instanceof WrongExpectedRevisionError)) throw error;
-            outcomes.push({ error });
-          }
-        }
-      }).immediate();
-    } catch (error) {
-      // The transaction rolled back: nothing of this batch was written.
-      for (const append of batch) append.reject(error);
-      return;
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      let outcomes: AppendOutcome[];
+      try {
+        outcomes = await this.writer.write(batch.map(({ streamId, events, expectedRevision }) => ({ streamId, events, expectedRevision })));
+      } catch (error) {
+        // The transaction rolled back: nothing of this batch was written.
+        for (const append of batch) append.reject(error);
+        continue;
+      }
+      batch.forEach((append, i) => {
+        const outcome = outcomes[i];
+        if ('ok' in outcome) append.resolve(outcome.ok);
+        else append.reject(new WrongExpectedRevisionError(outcome.conflict.streamId, outcome.conflict.expected, outcome.conflict.actual));
+      });
+      for (const listener of this.listeners) listener();
     }
-    batch.forEach((append, i) => {
-      const outcome = outcomes[i];
-      if ('ok' in outcome) append.resolve(outcome.ok);
-      else append.reject(outcome.error);
-    });
-    for (const listener of this.listeners) listener();
-  }
-
-  /** Checks everything first, then writes: a rejected append leaves no trace. */
-  private appendInTransaction({ streamId, events, expectedRevision }: PendingAppend): AppendResult {
-    const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
-    const current: number | 'no_stream' = last === null ? 'no_stream' : last;
-
-    const replay = this.idempotentReplay(streamId, events, expectedRevision, current);
-    if (replay) return replay;
-
-    const matches =
-      expectedRevision === 'any' ||
-      (expectedRevision === 'no_stream' && current === 'no_stream') ||
-      (typeof expectedRevision === 'number' && current === expectedRevision);
-    if (!matches) throw new WrongExpectedRevisionError(streamId, expectedRevision, current);
-    if (events.length === 0) {
-      const head = this.stmt.head.get()?.position ?? 0;
-      return { nextRevision: last ?? -1, position: head };
-    }
-
-    let revision = last ?? -1;
-    let position = 0;
-    for (const event of events) {
-      revision += 1;
-      const info = this.stmt.insert.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        event.schemaVersion,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-      );
-      position = Number(info.lastInsertRowid);
-    }
-    return { nextRevision: revision, position };
-  }
-
-  /**
-   * A retried append whose events are already in this stream succeeds without writing again
-   * (as EventStoreDB does for the same ids at the same expected revision).
-   */
-  private idempotentReplay(
-    streamId: string,
-    events: NewEvent[],
-    expectedRevision: ExpectedRevision,
-    current: number | 'no_stream',
-  ): AppendResult | null {
-    if (events.length === 0) return null;
-    const found = events.map((e) => this.stmt.byEventId.get(e.id));
-    if (found.every((f) => f === undefined)) return null;
-    const first = found[0];
-    const contiguous =
-      first !== undefined &&
-      found.every((f, i) => f !== undefined && f.stream_id === streamId && f.revision === first.revision + i);
-    const sameStart =
-      expectedRevision === 'any' ||
-      (expectedRevision === 'no_stream' && first?.revision === 0) ||
-      (typeof expectedRevision === 'number' && first?.revision === expectedRevision + 1);
-    if (!contiguous || !sameStart) throw new WrongExpectedRevisionError(streamId, expectedRevision, current);
-    const lastFound = found[found.length - 1]!;
-    return { nextRevision: lastFound.revision, position: lastFound.position };
+    this.writing = false;
   }
 
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
@@ -263,10 +244,12 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.pending.length > 0) this.flush();
     this.closed = true;
+    // Appends already accepted are written before the writer goes away.
+    while (this.writing || this.pending.length > 0) await new Promise((r) => setTimeout(r, 1));
     for (const listener of this.listeners) listener();
     this.listeners.clear();
+    await this.writer.close();
     this.db.close();
   }
 }

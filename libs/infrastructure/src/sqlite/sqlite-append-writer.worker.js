@@ -1,0 +1,108 @@
+'use strict';
+/**
+ * The write side of the embedded event store, kept in plain JavaScript so that the same file
+ * runs in a worker thread (the default: an fsync then never blocks the API's event loop) and
+ * inline (`require`d by the adapter), from the TypeScript sources under jest and from dist alike.
+ *
+ * A batch of appends is written in one IMMEDIATE transaction (one fsync with synchronous=FULL).
+ * Each append is checked against its expected revision before anything of it is written, so a
+ * wrong expected revision rejects that append alone.
+ */
+const Database = require('better-sqlite3');
+const { isMainThread, parentPort, workerData } = require('node:worker_threads');
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position       INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id      TEXT    NOT NULL,
+    revision       INTEGER NOT NULL,
+    event_id       TEXT    NOT NULL UNIQUE,
+    type           TEXT    NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data           TEXT    NOT NULL,
+    metadata       TEXT    NOT NULL,
+    UNIQUE (stream_id, revision)
+  );
+`;
+
+function openWriter(file) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  const lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?');
+  const byEventId = db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?');
+  const head = db.prepare('SELECT max(position) AS position FROM events');
+  const insert = db.prepare(
+    `INSERT INTO events (stream_id, revision, event_id, type, schema_version, data, metadata)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  const conflict = (streamId, expected, actual) => ({ conflict: { streamId, expected, actual } });
+
+  /** A retry of an append whose events are already in the stream succeeds without writing. */
+  function replay(streamId, events, expected, current) {
+    if (events.length === 0) return null;
+    const found = events.map((e) => byEventId.get(e.id));
+    if (found.every((f) => f === undefined)) return null;
+    const first = found[0];
+    const contiguous =
+      first !== undefined && found.every((f, i) => f !== undefined && f.stream_id === streamId && f.revision === first.revision + i);
+    const sameStart =
+      expected === 'any' ||
+      (expected === 'no_stream' && first && first.revision === 0) ||
+      (typeof expected === 'number' && first && first.revision === expected + 1);
+    if (!contiguous || !sameStart) return conflict(streamId, expected, current);
+    const last = found[found.length - 1];
+    return { ok: { nextRevision: last.revision, position: last.position } };
+  }
+
+  function appendOne({ streamId, events, expectedRevision: expected }) {
+    const last = lastRevision.get(streamId).revision;
+    const current = last === null ? 'no_stream' : last;
+    const replayed = replay(streamId, events, expected, current);
+    if (replayed) return replayed;
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === 'no_stream') ||
+      (typeof expected === 'number' && current === expected);
+    if (!matches) return conflict(streamId, expected, current);
+    if (events.length === 0) return { ok: { nextRevision: last === null ? -1 : last, position: head.get().position || 0 } };
+    let revision = last === null ? -1 : last;
+    let position = 0;
+    for (const e of events) {
+      revision += 1;
+      const info = insert.run(streamId, revision, e.id, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      position = Number(info.lastInsertRowid);
+    }
+    return { ok: { nextRevision: revision, position } };
+  }
+
+  const writeBatch = db.transaction((appends) => appends.map(appendOne));
+
+  return {
+    /** Returns one outcome per append: { ok } or { conflict }; throws if the transaction failed. */
+    write: (appends) => writeBatch.immediate(appends),
+    close: () => db.close(),
+  };
+}
+
+module.exports = { openWriter };
+
+if (!isMainThread && workerData && workerData.eventStoreFile) {
+  const writer = openWriter(workerData.eventStoreFile);
+  parentPort.on('message', (message) => {
+    if (message.close) {
+      writer.close();
+      parentPort.postMessage({ closed: true });
+      return;
+    }
+    try {
+      parentPort.postMessage({ id: message.id, outcomes: writer.write(message.appends) });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, failure: String((error && error.message) || error) });
+    }
+  });
+  parentPort.postMessage({ ready: true });
+}
