@@ -12,6 +12,9 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { DtoValidationPipe } from './http/validation';
 import { ProjectsModule } from './projects/projects.module';
+import { JobsModule } from './jobs/jobs.module';
+import { JobTypesModule } from './job-types/job-types.module';
+import { TeamModule } from './team/team.module';
 
 /**
  * The composition root: the core (ports bound to adapters) plus one module per feature, and the
@@ -22,7 +25,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -62,3 +62,40 @@ export const PROJECT_HANDLERS = [
 ];
 export * from './projections/all-projectors';
 export * from './projections/projection-maintenance';
+export * from './jobs/job.projector';
+export * from './jobs/job-access';
+export * from './jobs/commands/create-job.command';
+export * from './jobs/commands/create-job.handler';
+export * from './jobs/commands/update-job.command';
+export * from './jobs/commands/update-job.handler';
+export * from './jobs/commands/assign-pilots.command';
+export * from './jobs/commands/assign-pilots.handler';
+export * from './jobs/commands/delete-project-jobs';
+export * from './jobs/queries/job.queries';
+export * from './job-types/job-type.projector';
+export * from './job-types/job-type-lookup';
+export * from './job-types/commands/create-job-type.command';
+export * from './job-types/commands/create-job-type.handler';
+export * from './job-types/queries/job-type.queries';
+export * from './team/queries/team.queries';
+
+import { CreateJobHandler } from './jobs/commands/create-job.handler';
+import { DeleteJobHandler, UpdateJobHandler } from './jobs/commands/update-job.handler';
+import { AssignPilotsHandler, UnassignPilotsHandler } from './jobs/commands/assign-pilots.handler';
+import { GetJobHandler, ListJobOccurrencesHandler, ListJobsHandler } from './jobs/queries/job.queries';
+import { CreateJobTypeHandler, DeleteJobTypeHandler } from './job-types/commands/create-job-type.handler';
+import { ListJobTypesHandler } from './job-types/queries/job-type.queries';
+import { GetTeamMemberHandler, ListTeamHandler } from './team/queries/team.queries';
+
+export const JOB_HANDLERS = [
+  CreateJobHandler,
+  UpdateJobHandler,
+  DeleteJobHandler,
+  AssignPilotsHandler,
+  UnassignPilotsHandler,
+  GetJobHandler,
+  ListJobsHandler,
+  ListJobOccurrencesHandler,
+];
+export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, ListJobTypesHandler];
+export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];

@@ -1,7 +1,9 @@
 import { auditProjector } from '../history/audit.projector';
+import { jobTypeProjector } from '../job-types/job-type.projector';
+import { jobProjector } from '../jobs/job.projector';
 import { projectProjector } from '../projects/project.projector';
 import { workspaceProjector } from '../workspaces/workspace.projector';
 import { Projector } from './projector';
 
 /** Every projection the service maintains; the projection engine runs them all. Add new ones here. */
-export const ALL_PROJECTORS: Projector[] = [workspaceProjector, projectProjector, auditProjector];
+export const ALL_PROJECTORS: Projector[] = [workspaceProjector, projectProjector, auditProjector, jobProjector, jobTypeProjector];

@@ -197,6 +197,34 @@ describe('expandOccurrences — examples', () => {
     expect(result[result.length - 1].date).toBe('2026-01-01');
   });
 
+  it('anchors the horizon of a running open-ended job at today: a year back, a year ahead', () => {
+    const weekly = schedule({ recurring_frequency: 'weekly', start_date: '2025-01-01' }); // Wednesdays
+    const result = datesOf(expandOccurrences(weekly, { today: '2027-03-10' }));
+    expect(result[0]).toBe('2026-03-11'); // first Wednesday on or after 2027-03-10 minus 365 days
+    expect(result[result.length - 1]).toBe('2028-03-08'); // last Wednesday up to 2027-03-10 plus 365 days
+    expect(result).toHaveLength(105);
+  });
+
+  it('anchors the horizon at start_date while the job has not started, and clips the band at start_date', () => {
+    const daily = schedule({ recurring_frequency: 'daily', start_date: '2026-06-01' });
+    expect(expandOccurrences(daily, { today: '2026-01-01' })).toEqual(expandOccurrences(daily));
+    const running = datesOf(expandOccurrences(daily, { today: '2026-08-01' }));
+    expect(running[0]).toBe('2026-06-01');
+    expect(running[running.length - 1]).toBe('2027-08-01');
+  });
+
+  it('keeps the single occurrence of one-time and flexible jobs however long ago they started', () => {
+    for (const overrides of [{ job_pattern: 'one_time' as const }, { recurring_frequency: 'flexible' as const }]) {
+      const result = expandOccurrences(schedule({ ...overrides, start_date: '2020-05-05' }), { today: '2026-11-21' });
+      expect(datesOf(result)).toEqual(['2020-05-05']);
+    }
+  });
+
+  it('ignores today for jobs with an end_date', () => {
+    const bounded = schedule({ recurring_frequency: 'weekly', start_date: '2025-01-01', end_date: '2025-03-01' });
+    expect(expandOccurrences(bounded, { today: '2030-01-01' })).toEqual(expandOccurrences(bounded));
+  });
+
   it('stops after MAX_OCCURRENCES, keeping the earliest ones', () => {
     const result = expandOccurrences(
       schedule({ recurring_frequency: 'daily', start_date: '2020-01-01', end_date: '2029-12-31' }),
@@ -269,12 +297,24 @@ function referenceRule(s: JobSchedule, start: Date): DayRule {
   }
 }
 
-function referenceOccurrences(s: JobSchedule): Occurrence[] {
+/** The rolling band of an open-ended repeating job, stated directly in dates (no shared helper). */
+function referenceWindow(s: JobSchedule, today: string | undefined): { from: Date; to: Date } {
   const start = utc(s.start_date);
-  const end = s.end_date === null ? new Date(start.getTime() + OPEN_ENDED_HORIZON_DAYS * MS_PER_DAY) : utc(s.end_date);
+  if (s.end_date !== null) return { from: start, to: utc(s.end_date) };
+  const repeats =
+    s.job_pattern === 'recurring' && s.recurring_frequency !== null && s.recurring_frequency !== 'flexible';
+  if (!repeats) return { from: start, to: start };
+  const anchor = today !== undefined && utc(today) > start ? utc(today) : start;
+  const back = new Date(anchor.getTime() - OPEN_ENDED_HORIZON_DAYS * MS_PER_DAY);
+  return { from: back > start ? back : start, to: new Date(anchor.getTime() + OPEN_ENDED_HORIZON_DAYS * MS_PER_DAY) };
+}
+
+function referenceOccurrences(s: JobSchedule, today?: string): Occurrence[] {
+  const start = utc(s.start_date);
+  const { from, to } = referenceWindow(s, today);
   const rule = referenceRule(s, start);
   const dates: string[] = [];
-  for (let t = start.getTime(); t <= end.getTime(); t += MS_PER_DAY) {
+  for (let t = from.getTime(); t <= to.getTime(); t += MS_PER_DAY) {
     if (rule(new Date(t))) dates.push(iso(new Date(t)));
   }
   return dates.slice(0, MAX_OCCURRENCES).map((date) => ({ date, flights: s.flights_per_occurrence ?? 1 }));
@@ -359,6 +399,17 @@ describe('expandOccurrences — properties', () => {
       }),
       // Cheap enough to afford more runs than the others: rare edges (leap days, the cap) need them.
       { numRuns: 3 * NUM_RUNS },
+    );
+  });
+
+  it('rolls the horizon of open-ended jobs with today, exactly as the day-by-day check does', () => {
+    // today anywhere from before start_date to years after it: the band must follow it.
+    const todayArb = fc.integer({ min: FIRST_DAY - 400, max: LAST_DAY + 2000 }).map(isoFromDay);
+    fc.assert(
+      fc.property(scheduleArb, todayArb, (s, today) => {
+        expect(expandOccurrences(s, { today })).toEqual(referenceOccurrences(s, today));
+      }),
+      { numRuns: 2 * NUM_RUNS },
     );
   });
 

@@ -32,11 +32,24 @@ export interface Occurrence {
 }
 
 /**
- * Rolling horizon for recurring jobs without an end_date: occurrences are generated from start_date
- * up to and including start_date + 365 days. An open-ended job would otherwise be infinite; one year
- * ahead is enough for planning, and the horizon is re-applied whenever occurrences are regenerated.
+ * Rolling horizon for repeating jobs without an end_date. An open-ended job would otherwise be
+ * infinite, so its occurrences are those in a band around an anchor day, the later of start_date
+ * and today: from anchor - OPEN_ENDED_HORIZON_DAYS (never before start_date) up to and including
+ * anchor + OPEN_ENDED_HORIZON_DAYS. While the job has not started the band is
+ * [start_date, start_date + 365]; once it runs, the band moves forward a day every day, so the job
+ * always shows a year of planning ahead, and history older than a year drops out. The band is at
+ * most 731 days wide, so a daily open-ended job never reaches MAX_OCCURRENCES.
  */
 export const OPEN_ENDED_HORIZON_DAYS = 365;
+
+export interface ExpansionOptions {
+  /**
+   * Today's UTC date (`YYYY-MM-DD`), the anchor of the rolling horizon of open-ended jobs. The
+   * caller passes it in (from its clock), which keeps this module pure. Omitted: the band is
+   * anchored at start_date, as if the job had not started yet.
+   */
+  today?: string;
+}
 
 /**
  * Hard cap on the occurrences of one job: expansion stops after the first 1000 (chronologically).
@@ -53,9 +66,13 @@ const WEEKS_OF_MONTH = [1, 2, 3, 4, -1] as const;
 /**
  * Expands a job into its occurrences, sorted by date ascending, without duplicates. Rules:
  *
- * - Window: every occurrence lies in [start_date, end_date] (inclusive), or in
- *   [start_date, start_date + OPEN_ENDED_HORIZON_DAYS] when end_date is null. An inverted window
- *   (end_date before start_date, rejected by validation) yields no occurrences at all.
+ * - Window: every occurrence lies in [start_date, end_date] (inclusive). When end_date is null, a
+ *   repeating job (daily/weekly/monthly/yearly) uses the rolling band of OPEN_ENDED_HORIZON_DAYS
+ *   around max(start_date, today), clipped to start at start_date; a single-occurrence job (below)
+ *   keeps its one occurrence on start_date forever. An inverted window (end_date before
+ *   start_date, rejected by validation) yields no occurrences at all. The window only filters:
+ *   intervals, default weekdays and days of the month are always counted from start_date, so the
+ *   band moving never shifts an occurrence.
  * - Cap: at most MAX_OCCURRENCES, the earliest ones.
  * - flights = flights_per_occurrence ?? 1 on every occurrence.
  * - `one_time`: one occurrence on start_date; the recurring fields are ignored (spec: they apply only
@@ -83,12 +100,29 @@ const WEEKS_OF_MONTH = [1, 2, 3, 4, -1] as const;
  * - `yearly`: every interval-th year on start_date's month and day; a job starting on February 29
  *   only occurs in leap years (again skipped, not clamped).
  */
-export function expandOccurrences(schedule: JobSchedule): Occurrence[] {
+export function expandOccurrences(schedule: JobSchedule, options: ExpansionOptions = {}): Occurrence[] {
   const start = toDayNumber(schedule.start_date);
-  const last = schedule.end_date === null ? start + OPEN_ENDED_HORIZON_DAYS : toDayNumber(schedule.end_date);
+  const { first, last } = windowOf(schedule, start, options.today === undefined ? start : toDayNumber(options.today));
   const flights = schedule.flights_per_occurrence ?? DEFAULT_FLIGHTS_PER_OCCURRENCE;
-  const days = collect(candidateDays(schedule, start, last), start, last);
+  const days = collect(candidateDays(schedule, start, last), first, last);
   return days.map((day) => ({ date: toIsoDate(day), flights }));
+}
+
+/** True when the schedule repeats, i.e. can have more than one occurrence. */
+export function isRepeating(schedule: Pick<JobSchedule, 'job_pattern' | 'recurring_frequency'>): boolean {
+  return (
+    schedule.job_pattern === 'recurring' &&
+    schedule.recurring_frequency !== null &&
+    schedule.recurring_frequency !== 'flexible'
+  );
+}
+
+/** The days [first, last] occurrences may fall on (see "Window" above). */
+function windowOf(schedule: JobSchedule, start: number, today: number): { first: number; last: number } {
+  if (schedule.end_date !== null) return { first: start, last: toDayNumber(schedule.end_date) };
+  if (!isRepeating(schedule)) return { first: start, last: start };
+  const anchor = Math.max(start, today);
+  return { first: Math.max(start, anchor - OPEN_ENDED_HORIZON_DAYS), last: anchor + OPEN_ENDED_HORIZON_DAYS };
 }
 
 /** Candidate days in ascending order; may include days before `start`, never needs to pass `last`. */
@@ -115,12 +149,12 @@ function candidateDays(schedule: JobSchedule, start: number, last: number): Iter
   }
 }
 
-/** Keeps the candidates inside [start, last], stopping at the cap; drops repeats defensively. */
-function collect(candidates: Iterable<number>, start: number, last: number): number[] {
+/** Keeps the candidates inside [first, last], stopping at the cap; drops repeats defensively. */
+function collect(candidates: Iterable<number>, first: number, last: number): number[] {
   const days: number[] = [];
   for (const day of candidates) {
     if (day > last || days.length >= MAX_OCCURRENCES) break;
-    if (day >= start && (days.length === 0 || day > days[days.length - 1])) days.push(day);
+    if (day >= first && (days.length === 0 || day > days[days.length - 1])) days.push(day);
   }
   return days;
 }

@@ -6,6 +6,8 @@ export class UpdateProjectCommand extends Command<{ revision: number }> {
     context: CommandContext,
     readonly projectId: string,
     readonly changes: Omit<ProjectChanges, 'archived'>,
+    /** The project revision the client last saw (If-Match); a stale one is refused with 412. */
+    readonly expectedRevision?: number,
   ) {
     super(context);
   }
@@ -16,6 +18,7 @@ export class ArchiveProjectCommand extends Command<{ revision: number }> {
     context: CommandContext,
     readonly projectId: string,
     readonly archived: boolean,
+    readonly expectedRevision?: number,
   ) {
     super(context);
   }
@@ -25,6 +28,7 @@ export class DeleteProjectCommand extends Command {
   constructor(
     context: CommandContext,
     readonly projectId: string,
+    readonly expectedRevision?: number,
   ) {
     super(context);
   }

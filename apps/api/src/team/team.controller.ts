@@ -1,0 +1,38 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetTeamMemberQuery, ListTeamQuery, Principal } from '@app/application';
+import { MEMBER_ROLES, MemberRole, validationError } from '@app/domain';
+import { Caller } from '../http/request-context.decorator';
+import { singleQueryValue } from '../jobs/query-params';
+
+const ROLE_FILTERS = [...MEMBER_ROLES, 'all'] as const;
+const ROLE_MESSAGE = `role must be one of: ${ROLE_FILTERS.join(', ')}`;
+
+/**
+ * Team members (spec 4.4), read only: members are added by the operator (POST
+ * /v1/admin/workspaces/{id}/members), which stands in for the dashboard.
+ */
+@Controller('team')
+export class TeamController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  list(@Caller() caller: Principal, @Query('role') role?: string, @Query('cursor') cursor?: string) {
+    return this.queries.execute(
+      new ListTeamQuery(caller.workspaceId, { role: parseRole(role), cursor: singleQueryValue('cursor', cursor) }),
+    );
+  }
+
+  @Get(':teamMemberId')
+  get(@Caller() caller: Principal, @Param('teamMemberId') memberId: string) {
+    return this.queries.execute(new GetTeamMemberQuery(caller.workspaceId, memberId));
+  }
+}
+
+/** `all` (the default, also for an empty value) lists everyone; undefined means no filter. */
+function parseRole(raw: unknown): MemberRole | undefined {
+  const value = singleQueryValue('role', raw);
+  if (value === undefined || value === '' || value === 'all') return undefined;
+  if (!(MEMBER_ROLES as readonly string[]).includes(value)) throw validationError(ROLE_MESSAGE);
+  return value as MemberRole;
+}

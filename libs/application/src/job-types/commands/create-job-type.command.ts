@@ -1,0 +1,19 @@
+import { Command, CommandContext } from '../../shared/command-context';
+
+export class CreateJobTypeCommand extends Command<{ id: string }> {
+  constructor(
+    context: CommandContext,
+    readonly input: { name: string; icon?: string },
+  ) {
+    super(context);
+  }
+}
+
+export class DeleteJobTypeCommand extends Command {
+  constructor(
+    context: CommandContext,
+    readonly jobTypeId: string,
+  ) {
+    super(context);
+  }
+}

@@ -1,0 +1,28 @@
+import { JobTypeEvent, JobTypeView } from '@app/domain';
+import { RecordedEvent } from '../ports/event-store.port';
+import { WriteOp } from '../ports/read-model.port';
+import { Projector } from '../projections/projector';
+
+/** Custom job types only; the predefined ones come from the catalogue in the domain. */
+export const JOB_TYPES = 'job_types';
+
+export const jobTypeProjector: Projector = {
+  name: 'job_types',
+  collections: [{ name: JOB_TYPES }],
+  project(recorded: RecordedEvent): WriteOp[] {
+    const event = recorded as unknown as JobTypeEvent;
+    switch (event.type) {
+      case 'job_type.created': {
+        const d = event.data;
+        const doc: JobTypeView = { id: d.id, name: d.name, icon: d.icon, is_predefined: false };
+        return [
+          { op: 'put', collection: JOB_TYPES, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version: recorded.revision, doc: { ...doc } },
+        ];
+      }
+      case 'job_type.deleted':
+        return [{ op: 'delete', collection: JOB_TYPES, id: event.data.id }];
+      default:
+        return [];
+    }
+  },
+};

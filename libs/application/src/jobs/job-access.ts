@@ -1,0 +1,48 @@
+import {
+  JOB_NOT_FOUND,
+  JobState,
+  notFound,
+  PROJECT_NOT_FOUND,
+  projectDecider,
+  projectStream,
+  ProjectView,
+} from '@app/domain';
+import { ReadModelStore } from '../ports/read-model.port';
+import { PROJECTS } from '../projects/project.projector';
+import { CommandContext } from '../shared/command-context';
+import { EventSourcedRepository } from '../shared/event-sourced-repository';
+import { ownedBy } from '../shared/tenant';
+
+/**
+ * Jobs live inside a project of the caller's workspace. Every job route names the project first,
+ * so a missing, foreign or deleted project answers `Project not found` before the job is looked at.
+ */
+
+/**
+ * Command side: read from the project's stream, not the read model, so that the check sees a
+ * deletion the moment it is appended (the create-job handler relies on that to close its race
+ * with a project deletion).
+ */
+export async function assertOwnLiveProject(repository: EventSourcedRepository, context: CommandContext, projectId: string) {
+  const { state } = await repository.load(projectDecider, projectStream(projectId));
+  if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+}
+
+/** Query side: the project's read model document, or 404. */
+export async function assertProjectVisible(read: ReadModelStore, workspaceId: string, projectId: string) {
+  const found = await read.get<ProjectView>(PROJECTS, projectId);
+  if (!found || found.workspaceId !== workspaceId) throw notFound(PROJECT_NOT_FOUND);
+}
+
+/** A job of another workspace, or of another project of this one, answers like a missing job. */
+export function isJobOf(state: JobState, context: CommandContext, projectId: string): boolean {
+  return state.status !== 'absent' && ownedBy(state.workspaceId, context) && state.projectId === projectId;
+}
+
+/** Wraps a job command so that it runs only on a job of this workspace and project. */
+export function onJobOf<Cmd>(context: CommandContext, projectId: string, command: (state: JobState) => Cmd) {
+  return (state: JobState): Cmd => {
+    if (!isJobOf(state, context, projectId)) throw notFound(JOB_NOT_FOUND);
+    return command(state);
+  };
+}

@@ -1,0 +1,60 @@
+import { DomainEvent } from '../shared/decider';
+import { Status } from '../shared/status';
+import { CaptureType, Priority } from './job.values';
+import { JobPattern, RecurringFrequency } from './occurrence-schedule';
+
+/** The writable fields of a job (spec 2.3) plus the write-only `other_status_reason`. */
+export interface JobFieldValues {
+  name: string;
+  description: string | null;
+  type: string;
+  status: Status;
+  priority: Priority;
+  job_pattern: JobPattern;
+  start_date: string;
+  end_date: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  inspection_notes: string | null;
+  capture_types: CaptureType[] | null;
+  external_id: string | null;
+  recurring_frequency: RecurringFrequency | null;
+  recurring_interval: number | null;
+  selected_days_of_week: number[] | null;
+  week_of_month: number | null;
+  weeks_of_month: number[] | null;
+  flights_per_occurrence: number | null;
+  /** Input only (spec 2.2 / 2.3): kept in the history, never shown. */
+  other_status_reason: string | null;
+}
+
+/** What a PATCH may change: any writable field; null clears the nullable ones. */
+export type JobChanges = Partial<JobFieldValues>;
+
+export interface JobRef {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+}
+
+export type JobCreated = DomainEvent<'job.created', JobRef & JobFieldValues & { created: number }>;
+/** Carries only the fields that changed. */
+export type JobUpdated = DomainEvent<'job.updated', JobRef & { changes: JobChanges; updated: number }>;
+/** Also recorded for every job of a deleted project, so consumers see each job that went. */
+export type JobDeleted = DomainEvent<'job.deleted', JobRef & { deleted: number }>;
+/**
+ * Pilots newly assigned to the job. Assignments belong to the job and apply to all of its
+ * occurrences, so they survive any regeneration of the occurrences. `occurrences_per_pilot` is
+ * the number of occurrences at the time (the assignment records this created per pilot).
+ */
+export type JobPilotsAssigned = DomainEvent<
+  'job.pilots_assigned',
+  JobRef & { pilot_ids: string[]; occurrences_per_pilot: number; assigned: number }
+>;
+/** Pilots whose assignment was removed; `assignments_removed` counts the occurrence records. */
+export type JobPilotsUnassigned = DomainEvent<
+  'job.pilots_unassigned',
+  JobRef & { pilot_ids: string[]; assignments_removed: number; unassigned: number }
+>;
+
+export type JobEvent = JobCreated | JobUpdated | JobDeleted | JobPilotsAssigned | JobPilotsUnassigned;
