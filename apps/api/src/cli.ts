@@ -23,6 +23,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   workspaces update <workspaceId> [--plan <plan>] [--project-limit <n|null>]
   members add <workspaceId> --email <email> --role <role> [--first-name ..] [--last-name ..]
               [--title ..] [--phone-number ..] [--profile-picture <url>] [--status <active|invited|inactive>]
+  members erase <memberId>               destroy the member's key: personal data reads as erased everywhere
   api-keys create <workspaceId> --name <name> --scope <read_only|full_access>
   api-keys deactivate <keyId>
   projections status                     each projection's checkpoint and lag
@@ -96,6 +97,8 @@ function route(positionals: string[], values: Values): { method: string; path: s
           status: 'status',
         }),
       };
+    case 'members erase':
+      return { method: 'POST', path: `/members/${needId('member id')}/erase` };
     case 'api-keys create':
       return { method: 'POST', path: `/workspaces/${needId('workspace id')}/api-keys`, body: pick(values, { name: 'name', scope: 'scope' }) };
     case 'api-keys deactivate':

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { EventStore, ReadModelStore } from '@app/application';
-import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import type { EventStore, ReadModelStore, SubjectKeyStore } from '@app/application';
+import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import type { AppConfig } from './config';
 
 /**
@@ -21,4 +21,13 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
     return MongoReadModelStore.connect(config.mongodbUrl!);
   }
   return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'));
+}
+
+/** Crypto-shredding keys live beside the read models' store kind, in a database of their own. */
+export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKeyStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
+    return MongoSubjectKeyStore.connect(config.mongodbUrl!, 'workspace_operations_keys');
+  }
+  return new SqliteSubjectKeyStore(join(config.dataDir, 'keys.db'));
 }

@@ -18,6 +18,9 @@ export * from './workspaces/commands/create-api-key.command';
 export * from './workspaces/commands/create-api-key.handler';
 export * from './workspaces/commands/deactivate-api-key.command';
 export * from './workspaces/commands/deactivate-api-key.handler';
+export * from './workspaces/commands/erase-member.command';
+export * from './workspaces/commands/erase-member.handler';
+export * from './privacy/personal-data-vault';
 export * from './projects/project.projector';
 export * from './projects/commands/create-project.command';
 export * from './projects/commands/create-project.handler';
@@ -33,6 +36,7 @@ import { AddMemberHandler } from './workspaces/commands/add-member.handler';
 import { CreateApiKeyHandler } from './workspaces/commands/create-api-key.handler';
 import { CreateWorkspaceHandler } from './workspaces/commands/create-workspace.handler';
 import { DeactivateApiKeyHandler } from './workspaces/commands/deactivate-api-key.handler';
+import { EraseMemberHandler } from './workspaces/commands/erase-member.handler';
 import { UpdateWorkspaceHandler } from './workspaces/commands/update-workspace.handler';
 import { CreateProjectHandler } from './projects/commands/create-project.handler';
 import {
@@ -50,6 +54,7 @@ export const WORKSPACE_HANDLERS = [
   AddMemberHandler,
   CreateApiKeyHandler,
   DeactivateApiKeyHandler,
+  EraseMemberHandler,
 ];
 export const PROJECT_HANDLERS = [
   CreateProjectHandler,
@@ -72,6 +77,8 @@ export * from './jobs/commands/assign-pilots.command';
 export * from './jobs/commands/assign-pilots.handler';
 export * from './jobs/commands/delete-project-jobs';
 export * from './jobs/queries/job.queries';
+export * from './jobs/queries/job-as-of.query';
+export * from './history/state-as-of';
 export * from './job-types/job-type.projector';
 export * from './job-types/job-type-lookup';
 export * from './job-types/commands/create-job-type.command';
@@ -83,6 +90,7 @@ import { CreateJobHandler } from './jobs/commands/create-job.handler';
 import { DeleteJobHandler, UpdateJobHandler } from './jobs/commands/update-job.handler';
 import { AssignPilotsHandler, UnassignPilotsHandler } from './jobs/commands/assign-pilots.handler';
 import { GetJobHandler, ListJobOccurrencesHandler, ListJobsHandler } from './jobs/queries/job.queries';
+import { GetJobAsOfHandler } from './jobs/queries/job-as-of.query';
 import { CreateJobTypeHandler, DeleteJobTypeHandler } from './job-types/commands/create-job-type.handler';
 import { ListJobTypesHandler } from './job-types/queries/job-type.queries';
 import { GetTeamMemberHandler, ListTeamHandler } from './team/queries/team.queries';
@@ -96,6 +104,7 @@ export const JOB_HANDLERS = [
   GetJobHandler,
   ListJobsHandler,
   ListJobOccurrencesHandler,
+  GetJobAsOfHandler,
 ];
 export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, ListJobTypesHandler];
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];

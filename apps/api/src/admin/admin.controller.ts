@@ -6,6 +6,7 @@ import {
   CreateApiKeyCommand,
   CreateWorkspaceCommand,
   DeactivateApiKeyCommand,
+  EraseMemberCommand,
   UpdateWorkspaceCommand,
 } from '@app/application';
 import { validationError } from '@app/domain';
@@ -52,11 +53,11 @@ export class AdminController {
       new AddMemberCommand(context, workspaceId, {
         role: body.role,
         status: body.status ?? 'active',
+        title: body.title ?? null,
         profile: {
           email: body.email,
           first_name: body.first_name ?? null,
           last_name: body.last_name ?? null,
-          title: body.title ?? null,
           phone_number: body.phone_number ?? null,
           profile_picture: body.profile_picture ?? null,
         },
@@ -68,6 +69,14 @@ export class AdminController {
   @HttpCode(201)
   createApiKey(@Ctx() context: CommandContext, @Param('workspaceId') workspaceId: string, @Body() body: CreateApiKeyDto) {
     return this.commands.execute(new CreateApiKeyCommand(context, workspaceId, { name: body.name, scope: body.scope }));
+  }
+
+  /** Right to be forgotten: the member's personal data becomes unreadable everywhere; history stays. */
+  @Post('members/:memberId/erase')
+  @HttpCode(200)
+  async eraseMember(@Ctx() context: CommandContext, @Param('memberId') memberId: string) {
+    await this.commands.execute(new EraseMemberCommand(context, memberId));
+    return { message: 'Member personal data erased' };
   }
 
   @Post('api-keys/:keyId/deactivate')

@@ -8,19 +8,22 @@ import {
   EventSourcedRepository,
   EventStore,
   ID_GENERATOR,
+  PersonalDataVault,
   ProjectionEngine,
   ProjectionMaintenance,
   READ_MODEL_STORE,
   READ_YOUR_WRITES,
   ReadModelStore,
   ReadYourWrites,
+  SUBJECT_KEY_STORE,
+  SubjectKeyStore,
   randomIds,
   systemClock,
 } from '@app/application';
 import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore } from '../storage';
+import { openEventStore, openReadModelStore, openSubjectKeyStore } from '../storage';
 import { APP_CONFIG } from '../tokens';
 
 /** Starts the projections before the first request and closes the stores after the last. */
@@ -31,7 +34,16 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly engine: ProjectionEngine,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
-  ) {}
+    @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
+    vault: PersonalDataVault,
+  ) {
+    // An erasure made by another process reaches this one through the event it recorded.
+    engine.onApplied((events) => {
+      for (const event of events) {
+        if (event.type === 'workspace.member_erased') vault.forget((event.data as { member_id: string }).member_id);
+      }
+    });
+  }
 
   async onApplicationBootstrap() {
     await this.engine.start();
@@ -44,6 +56,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
+    await this.keys.close();
   }
 }
 
@@ -59,6 +72,8 @@ const SHARED = [
   READ_YOUR_WRITES,
   EventSourcedRepository,
   ApiKeyAuthenticator,
+  SUBJECT_KEY_STORE,
+  PersonalDataVault,
 ];
 
 /**
@@ -80,6 +95,8 @@ export class CoreModule {
           inject: [ServiceMetrics],
         },
         { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },
+        { provide: SUBJECT_KEY_STORE, useFactory: () => openSubjectKeyStore(config) },
+        PersonalDataVault,
         { provide: CLOCK, useValue: systemClock },
         { provide: ID_GENERATOR, useValue: randomIds },
         {

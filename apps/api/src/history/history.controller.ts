@@ -1,7 +1,16 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetStreamHistoryQuery, ListWorkspaceEventsQuery, Principal } from '@app/application';
-import { PROJECT_NOT_FOUND, projectStream, validationError } from '@app/domain';
+import {
+  isPredefinedJobType,
+  JOB_NOT_FOUND,
+  JOB_TYPE_NOT_FOUND,
+  jobStream,
+  jobTypeStream,
+  PROJECT_NOT_FOUND,
+  projectStream,
+  validationError,
+} from '@app/domain';
 import { Caller } from '../http/request-context.decorator';
 
 /**
@@ -29,18 +38,20 @@ export class HistoryController {
     return this.queries.execute(
       new GetStreamHistoryQuery(
         caller.workspaceId,
-        `job-${jobId}`,
-        'Job not found',
+        jobStream(jobId),
+        JOB_NOT_FOUND,
         single('cursor', cursor),
         (first) => (first.data as { project_id?: string }).project_id === projectId,
       ),
     );
   }
 
+  /** Predefined job types are part of the catalogue, not of any history: they have no events. */
   @Get('job-types/:jobTypeId/history')
   jobTypeHistory(@Caller() caller: Principal, @Param('jobTypeId') jobTypeId: string, @Query('cursor') cursor?: unknown) {
+    if (isPredefinedJobType(jobTypeId)) return { history: [], count: 0, cursor: null };
     return this.queries.execute(
-      new GetStreamHistoryQuery(caller.workspaceId, `job-type-${jobTypeId}`, 'Job Type not found', single('cursor', cursor)),
+      new GetStreamHistoryQuery(caller.workspaceId, jobTypeStream(jobTypeId), JOB_TYPE_NOT_FOUND, single('cursor', cursor)),
     );
   }
 

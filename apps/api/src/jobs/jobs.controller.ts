@@ -6,6 +6,7 @@ import {
   CommandContext,
   CreateJobCommand,
   DeleteJobCommand,
+  GetJobAsOfQuery,
   GetJobQuery,
   ListJobOccurrencesQuery,
   ListJobsQuery,
@@ -15,6 +16,7 @@ import {
   UpdateJobCommand,
 } from '@app/application';
 import { CreateJobInput } from '@app/domain';
+import { parseAsOf } from '../http/as-of';
 import { definedOnly } from '../http/defined-only';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { AssignPilotsDto, UnassignPilotsDto } from './assign-pilots.dto';
@@ -41,8 +43,16 @@ export class JobsController {
     return this.queries.execute(new ListJobsQuery(caller.workspaceId, projectId, singleQueryValue('cursor', cursor)));
   }
 
+  /** With `?as_of=<ms>`, the job as it was then, rebuilt from its events. */
   @Get(':jobId')
-  get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Param('jobId') jobId: string) {
+  get(
+    @Caller() caller: Principal,
+    @Param('projectId') projectId: string,
+    @Param('jobId') jobId: string,
+    @Query('as_of') asOf?: unknown,
+  ) {
+    const at = parseAsOf(asOf);
+    if (at !== undefined) return this.queries.execute(new GetJobAsOfQuery(caller.workspaceId, projectId, jobId, at));
     return this.queries.execute(new GetJobQuery(caller.workspaceId, projectId, jobId));
   }
 

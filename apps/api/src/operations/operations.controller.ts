@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import {
   EVENT_STORE,
   EventStore,
+  PersonalDataVault,
   ProjectionMaintenance,
   RebuildProgress,
   RecordedEvent,
@@ -31,6 +32,7 @@ export class OperationsController {
   constructor(
     private readonly maintenance: ProjectionMaintenance,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly vault: PersonalDataVault,
   ) {}
 
   @Get('projections')
@@ -66,7 +68,7 @@ export class OperationsController {
     return this.maintenance.verify();
   }
 
-  /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted. */
+  /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
   @Get('events/export')
   async export(
     @Res() reply: FastifyReply,
@@ -76,11 +78,11 @@ export class OperationsController {
     if ((typeof workspaceId === 'string') === (typeof stream === 'string')) {
       throw validationError('Give exactly one of workspace_id or stream');
     }
-    const events = this.events;
+    const { events, vault } = this;
     async function* lines(): AsyncGenerator<string> {
       const source =
         typeof stream === 'string' ? streamEvents(events, stream) : workspaceEvents(events, workspaceId as string);
-      for await (const event of source) yield `${JSON.stringify(exportRecord(event))}\n`;
+      for await (const event of source) yield `${JSON.stringify(await exportRecord(vault, event))}\n`;
     }
     void reply.type('application/x-ndjson').send(Readable.from(lines()));
   }
@@ -106,7 +108,8 @@ async function* workspaceEvents(events: EventStore, workspaceId: string): AsyncG
   }
 }
 
-function exportRecord(event: RecordedEvent) {
+/** Credentials removed; sealed personal data opened, or shown as erased. */
+async function exportRecord(vault: PersonalDataVault, event: RecordedEvent) {
   return {
     id: event.id,
     stream: event.streamId,
@@ -114,7 +117,7 @@ function exportRecord(event: RecordedEvent) {
     position: event.position,
     type: event.type,
     schema_version: event.schemaVersion,
-    data: redactSecrets(event.data),
+    data: await vault.reveal(redactSecrets(event.data)),
     metadata: event.metadata,
   };
 }

@@ -4,6 +4,7 @@ import { notFound, validationError } from '@app/domain';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../ports/event-store.port';
 import { Filter, READ_MODEL_STORE, ReadModelStore } from '../ports/read-model.port';
 import { decodeCursor, encodeCursor, PAGE_SIZE, toPage } from '../shared/pagination';
+import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { AUDIT_EVENTS } from './audit.projector';
 import { HistoryEntry, toHistoryEntry } from './history-entry';
 
@@ -32,7 +33,10 @@ export class GetStreamHistoryQuery extends Query<HistoryPage> {
 
 @QueryHandler(GetStreamHistoryQuery)
 export class GetStreamHistoryHandler implements IQueryHandler<GetStreamHistoryQuery, HistoryPage> {
-  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly vault: PersonalDataVault,
+  ) {}
 
   async execute(query: GetStreamHistoryQuery): Promise<HistoryPage> {
     const after = decodeCursor(query.cursor);
@@ -44,7 +48,7 @@ export class GetStreamHistoryHandler implements IQueryHandler<GetStreamHistoryQu
     const found = await this.events.readStream(query.streamId, { fromRevision, maxCount: PAGE_SIZE + 1 });
     const page = found.slice(0, PAGE_SIZE);
     return {
-      history: page.map(toHistoryEntry),
+      history: await Promise.all(page.map((event) => revealed(this.vault, toHistoryEntry(event)))),
       count: page.length,
       cursor: found.length > PAGE_SIZE ? encodeCursor(page[page.length - 1].revision) : null,
     };
@@ -77,7 +81,10 @@ export class ListWorkspaceEventsQuery extends Query<AuditFeedPage> {
 
 @QueryHandler(ListWorkspaceEventsQuery)
 export class ListWorkspaceEventsHandler implements IQueryHandler<ListWorkspaceEventsQuery, AuditFeedPage> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    private readonly vault: PersonalDataVault,
+  ) {}
 
   async execute({ workspaceId, filter }: ListWorkspaceEventsQuery): Promise<AuditFeedPage> {
     if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
@@ -93,8 +100,14 @@ export class ListWorkspaceEventsHandler implements IQueryHandler<ListWorkspaceEv
       limit: PAGE_SIZE + 1,
     });
     const page = toPage(found);
-    return { events: page.items, count: page.items.length, cursor: page.cursor };
+    const events = await Promise.all(page.items.map((entry) => revealed(this.vault, entry)));
+    return { events, count: events.length, cursor: page.cursor };
   }
+}
+
+/** Sealed personal data in a change is shown opened, or as erased. */
+async function revealed(vault: PersonalDataVault, entry: HistoryEntry): Promise<HistoryEntry> {
+  return { ...entry, change: await vault.reveal(entry.change) };
 }
 
 export const HISTORY_HANDLERS = [GetStreamHistoryHandler, ListWorkspaceEventsHandler];

@@ -3,3 +3,4 @@ export * from './read-model.port';
 export * from './clock.port';
 export * from './id-generator.port';
 export * from './read-your-writes.port';
+export * from './subject-key-store.port';

@@ -26,17 +26,16 @@ export interface ApiKeyDoc {
   created: number;
 }
 
-/** Team member as GET /team lists it (spec 2.5); the single read drops `status`. */
+/**
+ * A team member as stored: personal data stays sealed (null once erased); the team queries open
+ * it into the shape of spec 2.5.
+ */
 export interface MemberDoc {
   id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
   role: string;
   status: string;
   title: string | null;
-  phone_number: string | null;
-  profile_picture: string | null;
+  profile_sealed: string | null;
   created: number;
   updated: number;
 }
@@ -65,14 +64,10 @@ export const workspaceProjector: Projector = {
         const d = event.data;
         const doc: MemberDoc = {
           id: d.member_id,
-          email: d.profile.email,
-          first_name: d.profile.first_name,
-          last_name: d.profile.last_name,
           role: d.role,
           status: d.status,
-          title: d.profile.title,
-          phone_number: d.profile.phone_number,
-          profile_picture: d.profile.profile_picture,
+          title: d.title,
+          profile_sealed: d.profile_sealed,
           created: d.created,
           updated: d.created,
         };
@@ -91,6 +86,10 @@ export const workspaceProjector: Projector = {
         };
         return [{ op: 'put', collection: API_KEYS, id: d.key_id, workspaceId: d.workspace_id, seq, doc: { ...doc } }];
       }
+      case 'workspace.member_erased':
+        return [
+          { op: 'merge', collection: MEMBERS, id: event.data.member_id, set: { profile_sealed: null, updated: event.data.erased } },
+        ];
       case 'workspace.api_key_deactivated':
         return [{ op: 'merge', collection: API_KEYS, id: event.data.key_id, set: { status: 'inactive' } }];
       default:

@@ -96,15 +96,48 @@ describe('Workspace aggregate', () => {
     });
   });
 
-  it('adds members with unique emails', () => {
-    const profile = { email: 'Ana@example.com', first_name: 'Ana', last_name: null, title: null, phone_number: null, profile_picture: null };
-    const added: WorkspaceEvent = {
+  describe('members', () => {
+    const add = (memberId: string, emailHash: string) => ({
+      type: 'AddMember' as const,
+      memberId,
+      role: 'pilot' as const,
+      status: 'active',
+      title: null,
+      emailHash,
+      profileSealed: `sealed-${memberId}`,
+      now: 2,
+    });
+    const added = (memberId: string, emailHash: string): WorkspaceEvent => ({
       type: 'workspace.member_added',
-      data: { workspace_id: 'ws1', member_id: 'u1', role: 'pilot', status: 'active', profile, created: 2 },
-    };
-    given(created()).when({ type: 'AddMember', memberId: 'u1', role: 'pilot', status: 'active', profile, now: 2 }).then([added]);
-    given(created(), added)
-      .when({ type: 'AddMember', memberId: 'u2', role: 'client', status: 'active', profile: { ...profile, email: 'ana@EXAMPLE.com' }, now: 3 })
-      .thenFails('A member with this email already exists');
+      data: {
+        workspace_id: 'ws1',
+        member_id: memberId,
+        role: 'pilot',
+        status: 'active',
+        title: null,
+        email_hash: emailHash,
+        profile_sealed: `sealed-${memberId}`,
+        created: 2,
+      },
+    });
+    const erased = (memberId: string): WorkspaceEvent => ({
+      type: 'workspace.member_erased',
+      data: { workspace_id: 'ws1', member_id: memberId, erased: 3 },
+    });
+
+    it('records only sealed personal data and a keyed email hash', () => {
+      given(created()).when(add('u1', 'h1')).then([added('u1', 'h1')]);
+    });
+
+    it('keeps emails unique by their hash, until the holder is erased', () => {
+      given(created(), added('u1', 'h1')).when(add('u2', 'h1')).thenFails('A member with this email already exists');
+      given(created(), added('u1', 'h1'), erased('u1')).when(add('u2', 'h1')).then([added('u2', 'h1')]);
+    });
+
+    it('erases once; an unknown member is not found', () => {
+      given(created(), added('u1', 'h1')).when({ type: 'EraseMember', memberId: 'u1', now: 3 }).then([erased('u1')]);
+      given(created(), added('u1', 'h1'), erased('u1')).when({ type: 'EraseMember', memberId: 'u1', now: 4 }).thenNothing();
+      given(created()).when({ type: 'EraseMember', memberId: 'nobody', now: 3 }).thenFails('User not found');
+    });
   });
 });

@@ -2,7 +2,6 @@ import { Decider } from '../shared/decider';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
 import {
   ApiKeyScope,
-  MemberProfile,
   MemberRole,
   Plan,
   WorkspaceEvent,
@@ -18,13 +17,24 @@ export interface WorkspaceState {
   /** Project ids holding a slot: reserved and not yet released. */
   projects: Set<string>;
   apiKeys: Map<string, { scope: ApiKeyScope; active: boolean }>;
-  members: Map<string, { email: string; role: MemberRole }>;
+  /** Members by id; `emailHash` null once erased (an erased member's email may join again). */
+  members: Map<string, { emailHash: string | null; role: MemberRole }>;
 }
 
 export type WorkspaceCommand =
   | { type: 'CreateWorkspace'; id: string; name: string; plan: Plan; projectLimit: number | null; now: number }
   | { type: 'UpdateWorkspace'; plan?: Plan; projectLimit?: number | null; now: number }
-  | { type: 'AddMember'; memberId: string; role: MemberRole; status: string; profile: MemberProfile; now: number }
+  | {
+      type: 'AddMember';
+      memberId: string;
+      role: MemberRole;
+      status: string;
+      title: string | null;
+      emailHash: string;
+      profileSealed: string;
+      now: number;
+    }
+  | { type: 'EraseMember'; memberId: string; now: number }
   | { type: 'CreateApiKey'; keyId: string; name: string; scope: ApiKeyScope; keyHash: string; now: number }
   | { type: 'DeactivateApiKey'; keyId: string; now: number }
   | { type: 'ReserveProjectSlot'; projectId: string }
@@ -32,6 +42,8 @@ export type WorkspaceCommand =
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const PROJECT_LIMIT_REACHED = 'Project limit reached for the workspace plan';
+export const MEMBER_EMAIL_TAKEN = 'A member with this email already exists';
+export const USER_NOT_FOUND = 'User not found';
 
 const initialState = (): WorkspaceState => ({
   exists: false,
@@ -58,11 +70,13 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
     case 'workspace.member_added':
       return {
         ...state,
-        members: new Map(state.members).set(event.data.member_id, {
-          email: event.data.profile.email,
-          role: event.data.role,
-        }),
+        members: new Map(state.members).set(event.data.member_id, { emailHash: event.data.email_hash, role: event.data.role }),
       };
+    case 'workspace.member_erased': {
+      const member = state.members.get(event.data.member_id);
+      if (!member) return state;
+      return { ...state, members: new Map(state.members).set(event.data.member_id, { ...member, emailHash: null }) };
+    }
     case 'workspace.api_key_created':
       return {
         ...state,
@@ -115,9 +129,8 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       return [{ type: 'workspace.updated', data: { id: workspaceId, changes, updated: command.now } }];
     }
     case 'AddMember': {
-      const email = command.profile.email.toLowerCase();
       for (const member of state.members.values()) {
-        if (member.email.toLowerCase() === email) throw conflict('A member with this email already exists');
+        if (member.emailHash === command.emailHash) throw conflict(MEMBER_EMAIL_TAKEN);
       }
       return [
         {
@@ -127,11 +140,19 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
             member_id: command.memberId,
             role: command.role,
             status: command.status,
-            profile: command.profile,
+            title: command.title,
+            email_hash: command.emailHash,
+            profile_sealed: command.profileSealed,
             created: command.now,
           },
         },
       ];
+    }
+    case 'EraseMember': {
+      const member = state.members.get(command.memberId);
+      if (!member) throw notFound(USER_NOT_FOUND);
+      if (member.emailHash === null) return [];
+      return [{ type: 'workspace.member_erased', data: { workspace_id: workspaceId, member_id: command.memberId, erased: command.now } }];
     }
     case 'CreateApiKey':
       return [

@@ -9,11 +9,11 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const API_KEY_SCOPES = ['read_only', 'full_access'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
+/** A team member's personal data: never recorded in clear (crypto-shredding, docs/privacy.md). */
 export interface MemberProfile {
   email: string;
   first_name: string | null;
   last_name: string | null;
-  title: string | null;
   phone_number: string | null;
   profile_picture: string | null;
 }
@@ -26,10 +26,25 @@ export type WorkspaceUpdated = DomainEvent<
   'workspace.updated',
   { id: string; changes: { plan?: Plan; project_limit?: number | null }; updated: number }
 >;
+/**
+ * `profile_sealed` is the MemberProfile encrypted with the member's own key; `email_hash` a keyed
+ * hash of the normalised email, so that uniqueness can be checked without the email itself.
+ */
 export type MemberAdded = DomainEvent<
   'workspace.member_added',
-  { workspace_id: string; member_id: string; role: MemberRole; status: string; profile: MemberProfile; created: number }
+  {
+    workspace_id: string;
+    member_id: string;
+    role: MemberRole;
+    status: string;
+    title: string | null;
+    email_hash: string;
+    profile_sealed: string;
+    created: number;
+  }
 >;
+/** The member's key was destroyed: their personal data is unreadable everywhere from now on. */
+export type MemberErased = DomainEvent<'workspace.member_erased', { workspace_id: string; member_id: string; erased: number }>;
 /** Only the SHA-256 of the key is ever recorded; the key itself is shown once and forgotten. */
 export type ApiKeyCreated = DomainEvent<
   'workspace.api_key_created',
@@ -50,6 +65,7 @@ export type WorkspaceEvent =
   | WorkspaceCreated
   | WorkspaceUpdated
   | MemberAdded
+  | MemberErased
   | ApiKeyCreated
   | ApiKeyDeactivated
   | ProjectSlotReserved

@@ -1,1 +1,2 @@
 export * from './mongodb-read-model-store';
+export * from './mongodb-subject-key-store';

@@ -1,2 +1,3 @@
 export * from './sqlite-event-store';
 export * from './sqlite-read-model-store';
+export * from './sqlite-subject-key-store';

@@ -1,16 +1,54 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { MemberRole, notFound } from '@app/domain';
+import { MemberProfile, MemberRole, notFound, USER_NOT_FOUND } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
+import { ERASED, PersonalDataVault } from '../../privacy/personal-data-vault';
 import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
 
-export const USER_NOT_FOUND = 'User not found';
 
 /** GET /team lists members with their membership `status` (spec 2.5). */
-export type TeamMemberListItem = MemberDoc;
+export interface TeamMemberListItem {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  role: string;
+  status: string;
+  title: string | null;
+  phone_number: string | null;
+  profile_picture: string | null;
+  created: number;
+  updated: number;
+}
 /** GET /team/{id} returns the same fields without `status` (spec 2.5). */
-export type TeamMember = Omit<MemberDoc, 'status'>;
+export type TeamMember = Omit<TeamMemberListItem, 'status'>;
+
+const ERASED_PROFILE: MemberProfile = {
+  email: ERASED,
+  first_name: ERASED,
+  last_name: ERASED,
+  phone_number: ERASED,
+  profile_picture: ERASED,
+};
+
+/** Opens the sealed personal data; an erased member keeps role, status and dates only. */
+async function present(vault: PersonalDataVault, doc: MemberDoc): Promise<TeamMemberListItem> {
+  const profile = (await vault.open<MemberProfile>(doc.profile_sealed)) ?? ERASED_PROFILE;
+  return {
+    id: doc.id,
+    email: profile.email,
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    role: doc.role,
+    status: doc.status,
+    title: doc.title,
+    phone_number: profile.phone_number,
+    profile_picture: profile.profile_picture,
+    created: doc.created,
+    updated: doc.updated,
+  };
+}
 
 export interface TeamList {
   team: TeamMemberListItem[];
@@ -40,7 +78,10 @@ export class GetTeamMemberQuery extends Query<TeamMember> {
 /** Members in the order they were added, so pages stay stable while members join. */
 @QueryHandler(ListTeamQuery)
 export class ListTeamHandler implements IQueryHandler<ListTeamQuery, TeamList> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    private readonly vault: PersonalDataVault,
+  ) {}
 
   async execute({ workspaceId, filter }: ListTeamQuery): Promise<TeamList> {
     const afterSeq = decodeCursor(filter.cursor);
@@ -51,18 +92,22 @@ export class ListTeamHandler implements IQueryHandler<ListTeamQuery, TeamList> {
       limit: PAGE_SIZE + 1,
     });
     const page = toPage(found);
-    return { team: page.items, count: page.items.length, cursor: page.cursor };
+    const team = await Promise.all(page.items.map((doc) => present(this.vault, doc)));
+    return { team, count: team.length, cursor: page.cursor };
   }
 }
 
 @QueryHandler(GetTeamMemberQuery)
 export class GetTeamMemberHandler implements IQueryHandler<GetTeamMemberQuery, TeamMember> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    private readonly vault: PersonalDataVault,
+  ) {}
 
   async execute({ workspaceId, memberId }: GetTeamMemberQuery): Promise<TeamMember> {
     const found = await this.read.get<MemberDoc>(MEMBERS, memberId);
     if (!found || found.workspaceId !== workspaceId) throw notFound(USER_NOT_FOUND);
-    const { status: _listOnly, ...member } = found.doc;
+    const { status: _listOnly, ...member } = await present(this.vault, found.doc);
     return member;
   }
 }

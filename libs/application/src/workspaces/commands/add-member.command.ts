@@ -5,7 +5,7 @@ export class AddMemberCommand extends Command<{ id: string }> {
   constructor(
     context: CommandContext,
     readonly workspaceId: string,
-    readonly input: { role: MemberRole; status: string; profile: MemberProfile },
+    readonly input: { role: MemberRole; status: string; title: string | null; profile: MemberProfile },
   ) {
     super(context);
   }

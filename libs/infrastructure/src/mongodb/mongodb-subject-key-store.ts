@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { Binary, Collection, MongoClient } from 'mongodb';
+import { SubjectKeyStore } from '@app/application/ports';
+
+interface KeyRow {
+  _id: string;
+  key: Binary | null;
+  destroyed_at: Date | null;
+}
+
+/**
+ * Crypto-shredding keys in MongoDB (collection `subject_keys`). A destroyed key is unset and the
+ * document kept as a tombstone, so a destroyed subject never silently gets a new key. Keep this
+ * database out of backups that outlive an erasure request, or erasure does not reach them.
+ */
+export class MongoSubjectKeyStore implements SubjectKeyStore {
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly keys: Collection<KeyRow>,
+  ) {}
+
+  static async connect(url: string, dbName?: string): Promise<MongoSubjectKeyStore> {
+    const client = new MongoClient(url);
+    await client.connect();
+    return new MongoSubjectKeyStore(client, client.db(dbName).collection<KeyRow>('subject_keys'));
+  }
+
+  async getOrCreate(subjectId: string): Promise<Buffer | null> {
+    // Insert-if-absent: concurrent first uses agree on one key.
+    await this.keys.updateOne(
+      { _id: subjectId },
+      { $setOnInsert: { key: new Binary(randomBytes(32)), destroyed_at: null } },
+      { upsert: true },
+    );
+    return this.get(subjectId);
+  }
+
+  async get(subjectId: string): Promise<Buffer | null> {
+    const row = await this.keys.findOne({ _id: { $eq: subjectId } });
+    return row?.key ? Buffer.from(row.key.buffer) : null;
+  }
+
+  async destroy(subjectId: string): Promise<void> {
+    await this.keys.updateOne(
+      { _id: subjectId },
+      { $set: { key: null, destroyed_at: new Date() } },
+      { upsert: true },
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
