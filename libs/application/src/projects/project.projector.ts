@@ -10,7 +10,7 @@ const WRITE_ONLY = new Set(['other_status_reason']);
 
 export const projectProjector: Projector = {
   name: 'projects',
-  collections: [{ name: PROJECTS }],
+  collections: [{ name: PROJECTS, indexes: ['status', 'archived'] }],
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as ProjectEvent;
     switch (event.type) {

@@ -20,7 +20,9 @@ const NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
  * Read models in one SQLite file: a table per collection holding the document as JSON, with
- * the workspace and `seq` as columns (the list index) and expression indexes for declared fields.
+ * the workspace and `seq` as columns (the list index). Declared fields are also kept as stored
+ * generated columns (`f_<field>`), so filters on them read a column instead of parsing every
+ * document's JSON, and are indexed alone and as (workspace, field, seq) for filtered lists.
  * Documents and projection checkpoints are written in one transaction, so a projection is
  * exactly-once here. Read models can always be rebuilt from the event store, so the file runs
  * with `synchronous=NORMAL`: a power cut may lose the newest transactions, never consistency.
@@ -43,12 +45,19 @@ export class SqliteReadModelStore implements ReadModelStore {
       assertName(spec.name);
       (spec.indexes ?? []).forEach(assertName);
       const table = tableOf(spec.name);
+      const fields = spec.indexes ?? [];
+      const generated = fields.map((f) => `, f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`).join('');
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${table} (
           id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0,
-          doc TEXT NOT NULL
+          doc TEXT NOT NULL${generated}
         );
       `);
+      // A table from an older declaration gains the column as a virtual one (ALTER cannot add STORED).
+      const existing = new Set((this.db.prepare(`SELECT name FROM pragma_table_xinfo('${table}')`).all() as { name: string }[]).map((c) => c.name));
+      for (const f of fields) {
+        if (!existing.has(`f_${f}`)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`);
+      }
       this.createIndexes(table, spec);
       this.collections.set(spec.name, spec);
     }
@@ -58,13 +67,17 @@ export class SqliteReadModelStore implements ReadModelStore {
   private createIndexes(table: string, spec: CollectionSpec) {
     this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq)`);
     for (const field of spec.indexes ?? []) {
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (json_extract(doc, '$.${field}'))`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (f_${field})`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_${field}_seq ON ${table} (workspace_id, f_${field}, seq)`);
     }
   }
 
   private dropIndexes(table: string, spec: CollectionSpec) {
     this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_seq`);
-    for (const field of spec.indexes ?? []) this.db.exec(`DROP INDEX IF EXISTS ${table}_${field}`);
+    for (const field of spec.indexes ?? []) {
+      this.db.exec(`DROP INDEX IF EXISTS ${table}_${field}`);
+      this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_${field}_seq`);
+    }
   }
 
   private statement(sql: string): Database.Statement {
@@ -112,7 +125,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       clauses.push('seq > ?');
       params.push(query.afterSeq);
     }
-    const where = filterSql(query.where ?? {});
+    const where = filterSql(query.where ?? {}, this.collections.get(collection));
     clauses.push(...where.clauses);
     params.push(...where.params);
     const sql = `${head} FROM ${this.table(collection)}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
@@ -153,7 +166,7 @@ export class SqliteReadModelStore implements ReadModelStore {
         this.statement(`DELETE FROM ${table} WHERE id = ?`).run(op.id);
         return;
       case 'deleteWhere': {
-        const where = filterSql(op.where);
+        const where = filterSql(op.where, this.collections.get(op.collection));
         this.statement(
           `DELETE FROM ${table} WHERE workspace_id = ?${where.clauses.map((c) => ` AND ${c}`).join('')}`,
         ).run(op.workspaceId, ...where.params);
@@ -224,12 +237,13 @@ function assertName(name: string) {
 const tableOf = (collection: string) => `rm_${collection}`;
 
 /** Values go through JSON so booleans and nulls compare as they were stored. */
-function filterSql(filter: Filter): { clauses: string[]; params: unknown[] } {
+function filterSql(filter: Filter, spec?: CollectionSpec): { clauses: string[]; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
+  const declared = new Set(spec?.indexes ?? []);
   for (const [field, condition] of Object.entries(filter)) {
     assertName(field);
-    const expr = `json_extract(doc, '$.${field}')`;
+    const expr = declared.has(field) ? `f_${field}` : `json_extract(doc, '$.${field}')`;
     if (condition !== null && typeof condition === 'object' && 'in' in condition) {
       if (condition.in.length === 0) {
         clauses.push('0');
