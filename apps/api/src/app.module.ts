@@ -15,6 +15,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { JobsModule } from './jobs/jobs.module';
 import { JobTypesModule } from './job-types/job-types.module';
 import { TeamModule } from './team/team.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The composition root: the core (ports bound to adapters) plus one module per feature, and the
@@ -25,7 +26,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule, WebhooksModule],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

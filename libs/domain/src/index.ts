@@ -14,3 +14,4 @@ export * from './jobs/job.aggregate';
 export * from './job-types/job-type.catalogue';
 export * from './job-types/job-type.events';
 export * from './job-types/job-type.aggregate';
+export * from './webhooks';

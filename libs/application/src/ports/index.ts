@@ -3,4 +3,7 @@ export * from './read-model.port';
 export * from './clock.port';
 export * from './id-generator.port';
 export * from './read-your-writes.port';
+export * from './webhook-queue.port';
+export * from './webhook-transport.port';
+export * from './webhook-secrets.port';
 export * from './subject-key-store.port';

@@ -1,2 +1,3 @@
 export * from './mongodb-read-model-store';
+export * from './mongodb-webhook-queue';
 export * from './mongodb-subject-key-store';

@@ -1,3 +1,4 @@
 export * from './sqlite-event-store';
 export * from './sqlite-read-model-store';
+export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';

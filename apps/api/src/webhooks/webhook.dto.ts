@@ -1,0 +1,68 @@
+import { applyDecorators } from '@nestjs/common';
+import { ValidateBy, ValidationArguments } from 'class-validator';
+import {
+  invalidEventType,
+  isWebhookEventType,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_STATUSES,
+  WebhookEventType,
+  WebhookStatus,
+} from '@app/domain';
+import { IsStringField, LengthBetween, OneOf, Required, RequiredString, WhenPresent } from '../http/field-rules';
+
+const check = (name: string, validate: (value: unknown) => boolean, message: string | ((args: ValidationArguments) => string)) =>
+  ValidateBy({ name, validator: { validate, defaultMessage: typeof message === 'string' ? () => message : message } }, { message });
+
+const startsWithHttps = (value: unknown) => typeof value === 'string' && value.startsWith('https://');
+
+/** A non-empty array (else `emptyMessage`) whose every item is a section-6 type (else `Invalid event type: <type>`). */
+const EventTypes = (emptyMessage: string) =>
+  applyDecorators(
+    check('eventTypesArray', (v) => Array.isArray(v) && v.length > 0, emptyMessage),
+    check(
+      'eventTypesKnown',
+      (v) => Array.isArray(v) && v.every(isWebhookEventType),
+      (args) => invalidEventType((args.value as unknown[]).find((t) => !isWebhookEventType(t))),
+    ),
+  );
+
+/** POST /webhooks (spec 4.5); fields in the order the spec lists their messages. */
+export class CreateWebhookDto {
+  @RequiredString('name', 2, 100, WEBHOOK_MESSAGES.nameLength)
+  name: string = undefined as never;
+
+  @applyDecorators(Required(WEBHOOK_MESSAGES.urlRequired), IsStringField('url'), check('https', startsWithHttps, WEBHOOK_MESSAGES.urlHttps))
+  url: string = undefined as never;
+
+  @EventTypes(WEBHOOK_MESSAGES.eventTypesRequired)
+  event_types: WebhookEventType[] = undefined as never;
+}
+
+/** PATCH /webhooks/{id}: at least one field (checked by the controller); only supplied fields change. */
+export class UpdateWebhookDto {
+  @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(2, 100, WEBHOOK_MESSAGES.nameLength))
+  name?: string = undefined;
+
+  @applyDecorators(WhenPresent(), check('https', startsWithHttps, WEBHOOK_MESSAGES.urlUpdate))
+  url?: string = undefined;
+
+  @applyDecorators(WhenPresent(), EventTypes(WEBHOOK_MESSAGES.eventTypesUpdate))
+  event_types?: WebhookEventType[] = undefined;
+
+  @applyDecorators(WhenPresent(), OneOf(WEBHOOK_STATUSES, WEBHOOK_MESSAGES.status))
+  status?: WebhookStatus = undefined;
+}
+
+const isTimestamp = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** POST /webhooks/{id}/recover: failed deliveries created from `since` (ms) up to `until` (ms, default now). */
+export class RecoverWebhookDto {
+  @applyDecorators(Required('since is required'), check('timestamp', isTimestamp, 'since must be a timestamp in milliseconds'))
+  since: number = undefined as never;
+
+  @applyDecorators(
+    WhenPresent(),
+    check('timestamp', isTimestamp, 'until must be a timestamp in milliseconds'),
+  )
+  until?: number = undefined;
+}

@@ -1,0 +1,117 @@
+import { BeforeApplicationShutdown, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { join } from 'node:path';
+import {
+  CLOCK,
+  Clock,
+  EVENT_STORE,
+  EventSourcedRepository,
+  EventStore,
+  HOST_RESOLVER,
+  HostResolver,
+  WEBHOOK_DEFAULTS,
+  WEBHOOK_DISPATCHER,
+  WEBHOOK_HANDLERS,
+  WEBHOOK_QUEUE,
+  WEBHOOK_SECRET_BOX,
+  WEBHOOK_SETTINGS,
+  WEBHOOK_TRANSPORT,
+  WebhookDispatcher,
+  WebhookQueue,
+  WebhookSecretBox,
+  WebhookSender,
+  WebhookSettings,
+  WebhookTransport,
+} from '@app/application';
+import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http';
+import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
+import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
+import type { AppConfig } from '../config';
+import { APP_CONFIG } from '../tokens';
+import { WebhooksController } from './webhooks.controller';
+
+/** Kept in DATA_DIR beside the stores; every process of a deployment needs the same file. */
+export const WEBHOOK_SECRET_KEY_FILE = 'webhook-secrets.key';
+
+export function webhookSettingsOf(config: AppConfig): WebhookSettings {
+  return {
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    pauseAfterFailures: config.webhookPauseAfterFailures,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+    ...WEBHOOK_DEFAULTS,
+  };
+}
+
+/** The queue follows the read store: embedded SQLite, or the MongoDB of the scaled deployment. */
+async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue> {
+  if (config.readStore === 'mongodb') {
+    const { MongoWebhookQueue } = await import('@app/infrastructure/mongodb');
+    return MongoWebhookQueue.connect(config.mongodbUrl!);
+  }
+  return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
+}
+
+/**
+ * Starts the dispatcher with the application and stops it before the stores close: the core
+ * module closes the event store in its shutdown hook, which runs after every before-shutdown hook.
+ */
+class WebhooksLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(WEBHOOK_DISPATCHER) private readonly dispatcher: WebhookDispatcher,
+    @Inject(WEBHOOK_QUEUE) private readonly queue: WebhookQueue,
+    @Inject(WEBHOOK_TRANSPORT) private readonly transport: WebhookTransport,
+  ) {}
+
+  async onApplicationBootstrap() {
+    await this.dispatcher.start();
+  }
+
+  async beforeApplicationShutdown() {
+    await this.dispatcher.stop();
+  }
+
+  async onApplicationShutdown() {
+    await this.transport.close();
+    await this.queue.close();
+  }
+}
+
+@Module({
+  controllers: [WebhooksController],
+  providers: [
+    ...WEBHOOK_HANDLERS,
+    { provide: WEBHOOK_SETTINGS, useFactory: webhookSettingsOf, inject: [APP_CONFIG] },
+    { provide: WEBHOOK_QUEUE, useFactory: openWebhookQueue, inject: [APP_CONFIG] },
+    {
+      provide: WEBHOOK_SECRET_BOX,
+      useFactory: (config: AppConfig) => AesGcmSecretBox.fromKeyFile(join(config.dataDir, WEBHOOK_SECRET_KEY_FILE)),
+      inject: [APP_CONFIG],
+    },
+    { provide: HOST_RESOLVER, useClass: DnsHostResolver },
+    {
+      provide: WEBHOOK_TRANSPORT,
+      useFactory: (settings: WebhookSettings, resolver: HostResolver) =>
+        new HttpsWebhookTransport({ allowPrivateTargets: settings.allowPrivateTargets, resolver }),
+      inject: [WEBHOOK_SETTINGS, HOST_RESOLVER],
+    },
+    {
+      provide: WebhookSender,
+      useFactory: (transport: WebhookTransport, box: WebhookSecretBox, settings: WebhookSettings, clock: Clock) =>
+        new WebhookSender(transport, box, settings, clock),
+      inject: [WEBHOOK_TRANSPORT, WEBHOOK_SECRET_BOX, WEBHOOK_SETTINGS, CLOCK],
+    },
+    {
+      provide: WEBHOOK_DISPATCHER,
+      useFactory: (
+        events: EventStore,
+        queue: WebhookQueue,
+        repository: EventSourcedRepository,
+        sender: WebhookSender,
+        settings: WebhookSettings,
+        clock: Clock,
+      ) => new WebhookDispatcher(events, queue, repository, sender, settings, clock, new Logger('Webhooks')),
+      inject: [EVENT_STORE, WEBHOOK_QUEUE, EventSourcedRepository, WebhookSender, WEBHOOK_SETTINGS, CLOCK],
+    },
+    WebhooksLifecycle,
+  ],
+})
+export class WebhooksModule {}

@@ -1,0 +1,61 @@
+import { WebhookEvent, webhookView } from '@app/domain';
+import { RecordedEvent } from '../ports/event-store.port';
+import { WriteOp } from '../ports/read-model.port';
+import { Projector } from '../projections/projector';
+
+export const WEBHOOKS = 'webhooks';
+
+/** Webhooks as GET /webhooks shows them (spec 2.6). The sealed secret stays in the event history only. */
+export const webhookProjector: Projector = {
+  name: 'webhooks',
+  collections: [{ name: WEBHOOKS }],
+  project(recorded: RecordedEvent): WriteOp[] {
+    const event = recorded as unknown as WebhookEvent;
+    const version = recorded.revision;
+    switch (event.type) {
+      case 'webhook.created': {
+        const d = event.data;
+        const doc = webhookView(d.id, {
+          name: d.name,
+          url: d.url,
+          event_types: d.event_types,
+          status: 'active',
+          failure_count: 0,
+          created: d.created,
+          updated: d.created,
+          created_by: d.created_by,
+          last_triggered_at: null,
+        });
+        return [{ op: 'put', collection: WEBHOOKS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version, doc }];
+      }
+      case 'webhook.updated':
+        return [{ op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { ...event.data.changes, updated: event.data.updated } }];
+      case 'webhook.secret_rotated':
+        return [{ op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { updated: event.data.updated } }];
+      case 'webhook.delivery_attempted':
+        return [
+          {
+            op: 'merge',
+            collection: WEBHOOKS,
+            id: event.data.id,
+            version,
+            set: { failure_count: event.data.failure_count, last_triggered_at: event.data.attempted_at },
+          },
+        ];
+      case 'webhook.auto_paused':
+        return [
+          {
+            op: 'merge',
+            collection: WEBHOOKS,
+            id: event.data.id,
+            version,
+            set: { status: 'paused', failure_count: event.data.failure_count, updated: event.data.updated },
+          },
+        ];
+      case 'webhook.deleted':
+        return [{ op: 'delete', collection: WEBHOOKS, id: event.data.id }];
+      default:
+        return [];
+    }
+  },
+};

@@ -1,0 +1,3 @@
+export * from './webhook.events';
+export * from './webhook.aggregate';
+export * from './target-address';

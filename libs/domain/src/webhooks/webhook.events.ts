@@ -1,0 +1,96 @@
+import { DomainEvent } from '../shared/decider';
+
+/** The event types a subscription may list (spec section 6), in the spec's order. */
+export const WEBHOOK_EVENT_TYPES = [
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'job.created',
+  'job.updated',
+  'job.deleted',
+  'job_type.created',
+  'job_type.deleted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const isWebhookEventType = (value: unknown): value is WebhookEventType =>
+  typeof value === 'string' && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
+/** `created_by` of a webhook (spec 2.6): like a project's, without the profile picture. */
+export interface WebhookCreatedBy {
+  id: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/**
+ * A signing secret as the event history keeps it: sealed (encrypted and authenticated) by the
+ * secret box adapter, opaque to the domain. The clear secret never appears in an event.
+ */
+export type SealedSecret = string;
+
+export interface WebhookChanges {
+  name?: string;
+  url?: string;
+  event_types?: WebhookEventType[];
+  status?: WebhookStatus;
+  /** Only ever set to 0: re-activation resets the count (spec 3.3). */
+  failure_count?: number;
+}
+
+interface WebhookRef {
+  id: string;
+  workspace_id: string;
+}
+
+export type WebhookCreated = DomainEvent<
+  'webhook.created',
+  WebhookRef & {
+    name: string;
+    url: string;
+    event_types: WebhookEventType[];
+    sealed_secret: SealedSecret;
+    created_by: WebhookCreatedBy | null;
+    created: number;
+  }
+>;
+/** Carries only what changed. */
+export type WebhookUpdated = DomainEvent<'webhook.updated', WebhookRef & { changes: WebhookChanges; updated: number }>;
+/** The new secret signs from now on; the previous one also signs until `previous_expires_at`. */
+export type WebhookSecretRotated = DomainEvent<
+  'webhook.secret_rotated',
+  WebhookRef & { sealed_secret: SealedSecret; previous_expires_at: number; updated: number }
+>;
+/**
+ * One delivery attempt and its outcome. `failure_count` is the count after this attempt, so the
+ * projection needs no state; a test delivery (`test: true`) changes only `last_triggered_at`.
+ */
+export type WebhookDeliveryAttempted = DomainEvent<
+  'webhook.delivery_attempted',
+  WebhookRef & {
+    delivery_id: string;
+    attempt: number;
+    succeeded: boolean;
+    response_status: number | null;
+    test: boolean;
+    attempted_at: number;
+    failure_count: number;
+  }
+>;
+/** The dispatcher paused the subscription: too many consecutive failures, or the receiver answered 410 Gone. */
+export type WebhookAutoPaused = DomainEvent<
+  'webhook.auto_paused',
+  WebhookRef & { reason: 'consecutive_failures' | 'gone'; failure_count: number; updated: number }
+>;
+export type WebhookDeleted = DomainEvent<'webhook.deleted', WebhookRef & { deleted: number }>;
+
+export type WebhookEvent =
+  | WebhookCreated
+  | WebhookUpdated
+  | WebhookSecretRotated
+  | WebhookDeliveryAttempted
+  | WebhookAutoPaused
+  | WebhookDeleted;

@@ -1,0 +1,2 @@
+export * from './dns-host-resolver';
+export * from './https-webhook-transport';

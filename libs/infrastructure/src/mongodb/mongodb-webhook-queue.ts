@@ -1,0 +1,364 @@
+import { randomBytes } from 'node:crypto';
+import { AnyBulkWriteOperation, ClientSession, Collection, Db, MongoClient, MongoServerError } from 'mongodb';
+import {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  FanoutBatch,
+  FanoutLeaseLostError,
+  Settlement,
+  StoredAttempt,
+  WebhookQueue,
+  WebhookRoute,
+} from '@app/application/ports';
+
+interface FanoutDoc {
+  _id: string;
+  position: number;
+  owner: string | null;
+  lease_until: number;
+}
+
+interface RouteDoc {
+  _id: string;
+  workspace_id: string;
+  event_types: string[];
+  active: boolean;
+}
+
+interface DeliveryDoc {
+  _id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  created_at: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  round_start: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  claim_token: string | null;
+  last_error: string | null;
+  settled_at: number | null;
+}
+
+interface AttemptDoc {
+  _id: number;
+  delivery_id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: number;
+  duration_ms: number;
+  succeeded: boolean;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  next_attempt_at: number | null;
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+const FANOUT = 'fanout';
+const DEFAULT_DB = 'workspace_operations';
+
+/**
+ * The webhook queue of the scaled deployment, in MongoDB: every API/worker process shares it.
+ *
+ * - Fan-out: one document holds the checkpoint and the lease. Taking the lease is one conditional
+ *   upsert (held by me, or expired); a live lease of another owner makes the upsert collide on
+ *   `_id` and fail, which reads as "not mine". A batch is committed in a transaction on a replica
+ *   set; without one, deliveries are upserted by their deterministic id first and the checkpoint
+ *   is moved last, guarded by the owner, so a replay or a deposed leader adds nothing twice.
+ * - Claims: `findOneAndUpdate` on (status, next_attempt_at) is atomic per document, so concurrent
+ *   workers in any number of processes never get the same delivery; the claim moves
+ *   `next_attempt_at` to the end of the lease, which makes an abandoned claim due again by itself.
+ * - Settling is guarded by the claim token.
+ */
+export class MongoWebhookQueue implements WebhookQueue {
+  private readonly fanout: Collection<FanoutDoc>;
+  private readonly routes: Collection<RouteDoc>;
+  private readonly deliveries: Collection<DeliveryDoc>;
+  private readonly attempts: Collection<AttemptDoc>;
+  private readonly counters: Collection<CounterDoc>;
+
+  constructor(
+    private readonly client: MongoClient,
+    db: Db,
+    private readonly transactions: boolean,
+  ) {
+    this.fanout = db.collection<FanoutDoc>('webhook_fanout');
+    this.routes = db.collection<RouteDoc>('webhook_routes');
+    this.deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
+    this.attempts = db.collection<AttemptDoc>('webhook_attempts');
+    this.counters = db.collection<CounterDoc>('webhook_counters');
+  }
+
+  static async connect(url: string, dbName?: string): Promise<MongoWebhookQueue> {
+    const client = new MongoClient(url, { ignoreUndefined: true });
+    await client.connect();
+    try {
+      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
+      const hello = await db.admin().command({ hello: 1 });
+      const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+      return new MongoWebhookQueue(client, db, transactions);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async init(): Promise<void> {
+    await this.deliveries.createIndex({ status: 1, next_attempt_at: 1 }, { name: 'due' });
+    await this.deliveries.createIndex({ webhook_id: 1, status: 1, created_at: 1 }, { name: 'by_webhook' });
+    await this.deliveries.createIndex({ status: 1, settled_at: 1 }, { name: 'settled' });
+    await this.attempts.createIndex({ webhook_id: 1, _id: -1 }, { name: 'by_webhook' });
+    await this.attempts.createIndex({ attempted_at: 1 }, { name: 'by_time' });
+  }
+
+  async acquireFanout(owner: string, now: number, leaseMs: number): Promise<{ checkpoint: number } | null> {
+    try {
+      const doc = await this.fanout.findOneAndUpdate(
+        { _id: FANOUT, $or: [{ owner }, { lease_until: { $lte: now } }] },
+        { $set: { owner, lease_until: now + leaseMs }, $setOnInsert: { position: 0 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return doc ? { checkpoint: doc.position } : null;
+    } catch (error) {
+      if (isDuplicateKey(error)) return null; // held by another owner whose lease still runs
+      throw error;
+    }
+  }
+
+  async releaseFanout(owner: string): Promise<void> {
+    await this.fanout.updateOne({ _id: FANOUT, owner }, { $set: { lease_until: 0 } });
+  }
+
+  async fanoutHolder(): Promise<{ owner: string; leaseUntil: number } | null> {
+    const doc = await this.fanout.findOne({ _id: FANOUT });
+    return doc?.owner ? { owner: doc.owner, leaseUntil: doc.lease_until } : null;
+  }
+
+  async loadRoutes(): Promise<WebhookRoute[]> {
+    const docs = await this.routes.find({}).toArray();
+    return docs.map((doc) => ({ webhookId: doc._id, workspaceId: doc.workspace_id, eventTypes: doc.event_types, active: doc.active }));
+  }
+
+  async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
+    await this.inTransaction(async (session) => {
+      if (this.transactions) {
+        const current = await this.fanout.findOne({ _id: FANOUT }, { session });
+        if (current?.owner !== owner) throw new FanoutLeaseLostError(owner);
+      }
+      const routeOps: AnyBulkWriteOperation<RouteDoc>[] = batch.upsertRoutes.map((route) => ({
+        replaceOne: {
+          filter: { _id: route.webhookId },
+          replacement: { workspace_id: route.workspaceId, event_types: route.eventTypes, active: route.active },
+          upsert: true,
+        },
+      }));
+      if (routeOps.length > 0) await this.routes.bulkWrite(routeOps, { ordered: true, session });
+      if (batch.removeRoutes.length > 0) {
+        const ids = batch.removeRoutes.map(String);
+        await this.routes.deleteMany({ _id: { $in: ids } }, { session });
+        await this.deliveries.deleteMany({ webhook_id: { $in: ids } }, { session });
+        await this.attempts.deleteMany({ webhook_id: { $in: ids } }, { session });
+      }
+      if (batch.deliveries.length > 0) {
+        // Upsert-if-absent: a delivery already queued (a replayed batch) is left as it is.
+        await this.deliveries.bulkWrite(
+          batch.deliveries.map((d) => ({
+            updateOne: {
+              filter: { _id: d.id },
+              update: {
+                $setOnInsert: {
+                  webhook_id: d.webhookId,
+                  workspace_id: d.workspaceId,
+                  event_id: d.eventId,
+                  event_type: d.eventType,
+                  payload: d.payload,
+                  created_at: d.createdAt,
+                  status: 'pending',
+                  attempts: 0,
+                  round_start: 0,
+                  next_attempt_at: d.nextAttemptAt,
+                  lease_owner: null,
+                  claim_token: null,
+                  last_error: null,
+                  settled_at: null,
+                },
+              },
+              upsert: true,
+            },
+          })),
+          { ordered: false, session },
+        );
+      }
+      const moved = await this.fanout.updateOne({ _id: FANOUT, owner }, { $max: { position: batch.checkpoint } }, { session });
+      if (moved.matchedCount === 0) throw new FanoutLeaseLostError(owner);
+    });
+  }
+
+  async claimDue(owner: string, now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const claimed: ClaimedDelivery[] = [];
+    const prefix = randomBytes(9).toString('base64url');
+    while (claimed.length < limit) {
+      const token = `${prefix}:${claimed.length}`;
+      const doc = await this.deliveries.findOneAndUpdate(
+        { status: 'pending', next_attempt_at: { $lte: now } },
+        { $set: { next_attempt_at: now + leaseMs, lease_owner: owner, claim_token: token } },
+        { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+      );
+      if (!doc) break;
+      claimed.push({
+        id: doc._id,
+        webhookId: doc.webhook_id,
+        workspaceId: doc.workspace_id,
+        eventId: doc.event_id,
+        eventType: doc.event_type,
+        payload: doc.payload,
+        createdAt: doc.created_at,
+        nextAttemptAt: doc.next_attempt_at,
+        attempts: doc.attempts,
+        roundStart: doc.round_start,
+        claimToken: token,
+        leaseUntil: doc.next_attempt_at,
+      });
+    }
+    return claimed;
+  }
+
+  async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
+    let settled = false;
+    await this.inTransaction(async (session) => {
+      const result = await this.deliveries.updateOne(
+        { _id: claim.id, claim_token: claim.claimToken },
+        {
+          $set: {
+            status: settlement.status === 'retry' ? 'pending' : settlement.status,
+            next_attempt_at: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
+            lease_owner: null,
+            claim_token: null,
+            last_error: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
+            settled_at: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
+          },
+          $inc: { attempts: attempt ? 1 : 0 },
+        },
+        { session },
+      );
+      settled = result.matchedCount === 1;
+      if (settled && attempt) await this.insertAttempt(attempt, session);
+    });
+    return settled;
+  }
+
+  async release(claim: { id: string; claimToken: string }): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: claim.id, claim_token: claim.claimToken },
+      { $set: { next_attempt_at: Date.now(), lease_owner: null, claim_token: null } },
+    );
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    const doc = await this.deliveries.findOne({ status: 'pending' }, { sort: { next_attempt_at: 1 }, projection: { next_attempt_at: 1 } });
+    return doc ? doc.next_attempt_at : null;
+  }
+
+  async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
+    await this.insertAttempt(attempt);
+  }
+
+  /** The log is ordered by a counter (one `$inc`), so pages are stable whatever the clocks say. */
+  private async insertAttempt(attempt: DeliveryAttempt, session?: ClientSession): Promise<void> {
+    const counter = await this.counters.findOneAndUpdate(
+      { _id: 'attempts' },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after', session },
+    );
+    await this.attempts.insertOne(
+      {
+        _id: counter!.seq,
+        delivery_id: attempt.deliveryId,
+        webhook_id: attempt.webhookId,
+        workspace_id: attempt.workspaceId,
+        event_type: attempt.eventType,
+        attempt: attempt.attempt,
+        attempted_at: attempt.attemptedAt,
+        duration_ms: attempt.durationMs,
+        succeeded: attempt.succeeded,
+        response_status: attempt.responseStatus,
+        response_body: attempt.responseBody,
+        error: attempt.error,
+        next_attempt_at: attempt.nextAttemptAt,
+      },
+      { session },
+    );
+  }
+
+  async listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]> {
+    if (!(options.limit > 0)) return [];
+    const docs = await this.attempts
+      .find({ webhook_id: { $eq: webhookId }, _id: { $lt: options.beforeSeq ?? Number.MAX_SAFE_INTEGER } })
+      .sort({ _id: -1 })
+      .limit(Math.floor(options.limit))
+      .toArray();
+    return docs.map((doc) => ({
+      seq: doc._id,
+      deliveryId: doc.delivery_id,
+      webhookId: doc.webhook_id,
+      workspaceId: doc.workspace_id,
+      eventType: doc.event_type,
+      attempt: doc.attempt,
+      attemptedAt: doc.attempted_at,
+      durationMs: doc.duration_ms,
+      succeeded: doc.succeeded,
+      responseStatus: doc.response_status,
+      responseBody: doc.response_body,
+      error: doc.error,
+      nextAttemptAt: doc.next_attempt_at,
+    }));
+  }
+
+  async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {
+    // A pipeline update: the new round starts at the delivery's own attempt count.
+    const result = await this.deliveries.updateMany(
+      { webhook_id: { $eq: webhookId }, status: 'failed', created_at: { $gte: options.since, $lt: options.until } },
+      [{ $set: { status: 'pending', next_attempt_at: options.now, round_start: '$attempts', last_error: null, settled_at: null } }],
+    );
+    return result.modifiedCount;
+  }
+
+  async prune(before: number): Promise<void> {
+    await this.deliveries.deleteMany({ status: { $in: ['succeeded', 'failed'] }, settled_at: { $lt: before } });
+    await this.attempts.deleteMany({ attempted_at: { $lt: before } });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private async inTransaction(work: (session?: ClientSession) => Promise<void>): Promise<void> {
+    if (!this.transactions) return work();
+    const session = this.client.startSession();
+    try {
+      await session.withTransaction(() => work(session));
+    } finally {
+      await session.endSession();
+    }
+  }
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
+}
+
+function dbNameFromUrl(url: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return name.length > 0 ? name : undefined;
+}

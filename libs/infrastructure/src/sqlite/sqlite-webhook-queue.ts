@@ -1,0 +1,296 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  FanoutBatch,
+  FanoutLeaseLostError,
+  Settlement,
+  StoredAttempt,
+  WebhookQueue,
+  WebhookRoute,
+} from '@app/application/ports';
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  created_at: number;
+  attempts: number;
+  round_start: number;
+  next_attempt_at: number;
+  claim_token: string | null;
+}
+
+interface AttemptRow {
+  seq: number;
+  delivery_id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: number;
+  duration_ms: number;
+  succeeded: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  next_attempt_at: number | null;
+}
+
+const FANOUT = 'fanout';
+
+/**
+ * The embedded webhook queue: one SQLite file (WAL) beside the event store.
+ *
+ * A claim moves a delivery's `next_attempt_at` to the end of its lease and stamps a claim token,
+ * in one UPDATE ... RETURNING: SQLite serialises writers, so two workers (threads or processes on
+ * this file) never claim the same row, and a delivery whose worker died becomes due again when
+ * its lease ends. Settling checks the token, so a worker that lost its lease writes nothing.
+ *
+ * `synchronous=NORMAL` is enough here: in WAL mode a power cut can only lose the newest
+ * transactions whole. A lost fan-out batch is redone from the checkpoint it was committed with
+ * (delivery ids are deterministic), a lost settlement means one more attempt: at least once.
+ */
+export class SqliteWebhookQueue implements WebhookQueue {
+  private readonly db: Database.Database;
+  private stmt!: ReturnType<SqliteWebhookQueue['prepare']>;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS webhook_fanout (
+        name TEXT PRIMARY KEY, position INTEGER NOT NULL, owner TEXT, lease_until INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS webhook_routes (
+        webhook_id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, event_types TEXT NOT NULL, active INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS webhook_deliveries (
+        id TEXT PRIMARY KEY, webhook_id TEXT NOT NULL, workspace_id TEXT NOT NULL, event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL, payload TEXT NOT NULL, created_at INTEGER NOT NULL, status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, round_start INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT, claim_token TEXT, last_error TEXT, settled_at INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, status, created_at);
+      CREATE TABLE IF NOT EXISTS webhook_attempts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, delivery_id TEXT NOT NULL, webhook_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL, event_type TEXT NOT NULL, attempt INTEGER NOT NULL, attempted_at INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL, succeeded INTEGER NOT NULL, response_status INTEGER, response_body TEXT,
+        error TEXT, next_attempt_at INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS webhook_attempts_by_webhook ON webhook_attempts (webhook_id, seq);
+      CREATE INDEX IF NOT EXISTS webhook_attempts_by_time ON webhook_attempts (attempted_at);
+    `);
+    this.stmt = this.prepare();
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      fanout: db.prepare<[string], { position: number; owner: string | null; lease_until: number }>(
+        'SELECT position, owner, lease_until FROM webhook_fanout WHERE name = ?',
+      ),
+      insertFanout: db.prepare('INSERT INTO webhook_fanout (name, position, owner, lease_until) VALUES (?, 0, ?, ?)'),
+      takeFanout: db.prepare('UPDATE webhook_fanout SET owner = ?, lease_until = ? WHERE name = ?'),
+      releaseFanout: db.prepare('UPDATE webhook_fanout SET lease_until = 0 WHERE name = ? AND owner = ?'),
+      moveCheckpoint: db.prepare('UPDATE webhook_fanout SET position = max(position, ?) WHERE name = ?'),
+      routes: db.prepare<[], { webhook_id: string; workspace_id: string; event_types: string; active: number }>('SELECT * FROM webhook_routes'),
+      upsertRoute: db.prepare(
+        `INSERT INTO webhook_routes (webhook_id, workspace_id, event_types, active) VALUES (?, ?, ?, ?)
+         ON CONFLICT (webhook_id) DO UPDATE SET workspace_id = excluded.workspace_id,
+           event_types = excluded.event_types, active = excluded.active`,
+      ),
+      deleteRoute: db.prepare('DELETE FROM webhook_routes WHERE webhook_id = ?'),
+      deleteDeliveriesOf: db.prepare('DELETE FROM webhook_deliveries WHERE webhook_id = ?'),
+      deleteAttemptsOf: db.prepare('DELETE FROM webhook_attempts WHERE webhook_id = ?'),
+      insertDelivery: db.prepare(
+        `INSERT OR IGNORE INTO webhook_deliveries
+           (id, webhook_id, workspace_id, event_id, event_type, payload, created_at, status, next_attempt_at)
+         VALUES (@id, @webhookId, @workspaceId, @eventId, @eventType, @payload, @createdAt, 'pending', @nextAttemptAt)`,
+      ),
+      claim: db.prepare<{ owner: string; token: string; now: number; leaseUntil: number; limit: number }, DeliveryRow>(
+        `UPDATE webhook_deliveries SET next_attempt_at = @leaseUntil, lease_owner = @owner, claim_token = @token || ':' || id
+         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now
+                      ORDER BY next_attempt_at LIMIT @limit)
+         RETURNING id, webhook_id, workspace_id, event_id, event_type, payload, created_at, attempts, round_start,
+                   next_attempt_at, claim_token`,
+      ),
+      settle: db.prepare(
+        `UPDATE webhook_deliveries SET status = @status, attempts = attempts + @attempted, next_attempt_at = @nextAttemptAt,
+           lease_owner = NULL, claim_token = NULL, last_error = @lastError, settled_at = @settledAt
+         WHERE id = @id AND claim_token = @claimToken`,
+      ),
+      release: db.prepare(
+        `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?`,
+      ),
+      nextDue: db.prepare<[], { due: number | null }>(
+        "SELECT min(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'",
+      ),
+      insertAttempt: db.prepare(
+        `INSERT INTO webhook_attempts (delivery_id, webhook_id, workspace_id, event_type, attempt, attempted_at, duration_ms,
+           succeeded, response_status, response_body, error, next_attempt_at)
+         VALUES (@deliveryId, @webhookId, @workspaceId, @eventType, @attempt, @attemptedAt, @durationMs, @succeeded,
+           @responseStatus, @responseBody, @error, @nextAttemptAt)`,
+      ),
+      attempts: db.prepare<[string, number, number], AttemptRow>(
+        'SELECT * FROM webhook_attempts WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      ),
+      requeue: db.prepare(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, round_start = attempts,
+           last_error = NULL, settled_at = NULL
+         WHERE webhook_id = @webhookId AND status = 'failed' AND created_at >= @since AND created_at < @until`,
+      ),
+      pruneDeliveries: db.prepare("DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND settled_at < ?"),
+      pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE attempted_at < ?'),
+    };
+  }
+
+  async init(): Promise<void> {
+    // The schema is created by the constructor; nothing to wait for.
+  }
+
+  async acquireFanout(owner: string, now: number, leaseMs: number): Promise<{ checkpoint: number } | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.stmt.fanout.get(FANOUT);
+        if (!row) {
+          this.stmt.insertFanout.run(FANOUT, owner, now + leaseMs);
+          return { checkpoint: 0 };
+        }
+        if (row.owner !== owner && row.lease_until > now) return null;
+        this.stmt.takeFanout.run(owner, now + leaseMs, FANOUT);
+        return { checkpoint: row.position };
+      })
+      .immediate();
+  }
+
+  async releaseFanout(owner: string): Promise<void> {
+    this.stmt.releaseFanout.run(FANOUT, owner);
+  }
+
+  async fanoutHolder(): Promise<{ owner: string; leaseUntil: number } | null> {
+    const row = this.stmt.fanout.get(FANOUT);
+    return row?.owner ? { owner: row.owner, leaseUntil: row.lease_until } : null;
+  }
+
+  async loadRoutes(): Promise<WebhookRoute[]> {
+    return this.stmt.routes.all().map((row) => ({
+      webhookId: row.webhook_id,
+      workspaceId: row.workspace_id,
+      eventTypes: JSON.parse(row.event_types) as string[],
+      active: row.active === 1,
+    }));
+  }
+
+  async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
+    this.db
+      .transaction(() => {
+        if (this.stmt.fanout.get(FANOUT)?.owner !== owner) throw new FanoutLeaseLostError(owner);
+        for (const route of batch.upsertRoutes) {
+          this.stmt.upsertRoute.run(route.webhookId, route.workspaceId, JSON.stringify(route.eventTypes), route.active ? 1 : 0);
+        }
+        for (const webhookId of batch.removeRoutes) {
+          this.stmt.deleteRoute.run(webhookId);
+          this.stmt.deleteDeliveriesOf.run(webhookId);
+          this.stmt.deleteAttemptsOf.run(webhookId);
+        }
+        for (const delivery of batch.deliveries) this.stmt.insertDelivery.run(delivery);
+        this.stmt.moveCheckpoint.run(batch.checkpoint, FANOUT);
+      })
+      .immediate();
+  }
+
+  async claimDue(owner: string, now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    const token = randomBytes(9).toString('base64url');
+    const rows = this.stmt.claim.all({ owner, token, now, leaseUntil: now + leaseMs, limit: Math.floor(limit) });
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      workspaceId: row.workspace_id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      payload: row.payload,
+      createdAt: row.created_at,
+      nextAttemptAt: row.next_attempt_at,
+      attempts: row.attempts,
+      roundStart: row.round_start,
+      claimToken: row.claim_token!,
+      leaseUntil: row.next_attempt_at,
+    }));
+  }
+
+  async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
+    return this.db.transaction(() => {
+      const changed = this.stmt.settle.run({
+        id: claim.id,
+        claimToken: claim.claimToken,
+        status: settlement.status === 'retry' ? 'pending' : settlement.status,
+        attempted: attempt ? 1 : 0,
+        nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
+        lastError: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
+        settledAt: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
+      }).changes;
+      if (changed === 0) return false;
+      if (attempt) this.insertAttempt(attempt);
+      return true;
+    })();
+  }
+
+  async release(claim: { id: string; claimToken: string }): Promise<void> {
+    this.stmt.release.run(Date.now(), claim.id, claim.claimToken);
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    return this.stmt.nextDue.get()?.due ?? null;
+  }
+
+  async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
+    this.insertAttempt(attempt);
+  }
+
+  private insertAttempt(attempt: DeliveryAttempt) {
+    this.stmt.insertAttempt.run({ ...attempt, succeeded: attempt.succeeded ? 1 : 0 });
+  }
+
+  async listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]> {
+    return this.stmt.attempts.all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit).map((row) => ({
+      seq: row.seq,
+      deliveryId: row.delivery_id,
+      webhookId: row.webhook_id,
+      workspaceId: row.workspace_id,
+      eventType: row.event_type,
+      attempt: row.attempt,
+      attemptedAt: row.attempted_at,
+      durationMs: row.duration_ms,
+      succeeded: row.succeeded === 1,
+      responseStatus: row.response_status,
+      responseBody: row.response_body,
+      error: row.error,
+      nextAttemptAt: row.next_attempt_at,
+    }));
+  }
+
+  async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {
+    return this.stmt.requeue.run({ webhookId, ...options }).changes;
+  }
+
+  async prune(before: number): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt.pruneDeliveries.run(before);
+      this.stmt.pruneAttempts.run(before);
+    })();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+

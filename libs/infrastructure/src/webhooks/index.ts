@@ -1,0 +1,1 @@
+export * from './aes-gcm-secret-box';

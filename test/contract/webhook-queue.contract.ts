@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import { DeliveryAttempt, FanoutLeaseLostError, NewDelivery, WebhookQueue } from '@app/application/ports';
+
+/**
+ * The behaviour every WebhookQueue adapter must show. Run by sqlite-webhook-queue.contract.spec.ts
+ * (always) and mongodb-webhook-queue.contract.spec.ts (when MONGODB_URL is set). `open` gives a
+ * fresh, empty queue; `openSecond` (optional) a second handle on the same storage, standing in for
+ * another dispatcher process.
+ */
+export function webhookQueueContract(
+  name: string,
+  open: () => Promise<{ queue: WebhookQueue; openSecond: () => Promise<WebhookQueue>; close: () => Promise<void> }>,
+) {
+  describe(`WebhookQueue contract: ${name}`, () => {
+    let queue: WebhookQueue;
+    let openSecond: () => Promise<WebhookQueue>;
+    let close: () => Promise<void>;
+    const T0 = 1_700_000_000_000;
+
+    beforeEach(async () => {
+      ({ queue, openSecond, close } = await open());
+      await queue.init();
+    });
+    afterEach(async () => {
+      await close();
+    });
+
+    const delivery = (overrides: Partial<NewDelivery> = {}): NewDelivery => ({
+      id: `msg_${randomUUID().replace(/-/g, '')}`,
+      webhookId: 'whk_1',
+      workspaceId: 'ws_1',
+      eventId: randomUUID(),
+      eventType: 'project.created',
+      payload: '{"type":"project.created","data":{"id":"p1","name":"Ünïcode"}}',
+      createdAt: T0,
+      nextAttemptAt: T0,
+      ...overrides,
+    });
+    const attemptOf = (d: { id: string; webhookId: string }, n: number, overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+      deliveryId: d.id,
+      webhookId: d.webhookId,
+      workspaceId: 'ws_1',
+      eventType: 'project.created',
+      attempt: n,
+      attemptedAt: T0 + n,
+      durationMs: 12,
+      succeeded: false,
+      responseStatus: 500,
+      responseBody: 'oops',
+      error: null,
+      nextAttemptAt: null,
+      ...overrides,
+    });
+    const enqueue = async (...deliveries: NewDelivery[]) => {
+      expect(await queue.acquireFanout('owner-a', T0, 10_000)).not.toBeNull();
+      await queue.commitFanout('owner-a', { checkpoint: 1, upsertRoutes: [], removeRoutes: [], deliveries });
+    };
+
+    describe('fan-out lease, checkpoint and routes', () => {
+      it('gives the lease to one owner at a time, renews it for its holder and hands it over when it ends', async () => {
+        expect(await queue.fanoutHolder()).toBeNull();
+        expect(await queue.acquireFanout('a', T0, 1_000)).toEqual({ checkpoint: 0 });
+        expect(await queue.acquireFanout('b', T0 + 500, 1_000)).toBeNull();
+        expect(await queue.acquireFanout('a', T0 + 900, 1_000)).toEqual({ checkpoint: 0 });
+        expect(await queue.acquireFanout('b', T0 + 1_500, 1_000)).toBeNull();
+        expect(await queue.acquireFanout('b', T0 + 1_901, 1_000)).toEqual({ checkpoint: 0 });
+        expect(await queue.fanoutHolder()).toEqual({ owner: 'b', leaseUntil: T0 + 2_901 });
+        await queue.releaseFanout('b');
+        expect(await queue.acquireFanout('a', T0 + 1_902, 1_000)).toEqual({ checkpoint: 0 });
+      });
+
+      it('commits routes, deliveries and the checkpoint together, only for the lease holder', async () => {
+        await queue.acquireFanout('a', T0, 1_000);
+        const route = { webhookId: 'whk_1', workspaceId: 'ws_1', eventTypes: ['project.created'], active: true };
+        await queue.commitFanout('a', { checkpoint: 7, upsertRoutes: [route], removeRoutes: [], deliveries: [delivery()] });
+        expect(await queue.loadRoutes()).toEqual([route]);
+        await expect(
+          queue.commitFanout('b', { checkpoint: 9, upsertRoutes: [], removeRoutes: [], deliveries: [delivery()] }),
+        ).rejects.toBeInstanceOf(FanoutLeaseLostError);
+        expect(await queue.claimDue('w', T0, 10, 1_000)).toHaveLength(1);
+        await queue.releaseFanout('a');
+        expect(await queue.acquireFanout('b', T0 + 1, 1_000)).toEqual({ checkpoint: 7 });
+        const paused = { ...route, eventTypes: ['project.created', 'job.deleted'], active: false };
+        await queue.commitFanout('b', { checkpoint: 8, upsertRoutes: [paused], removeRoutes: [], deliveries: [] });
+        expect(await queue.loadRoutes()).toEqual([paused]);
+      });
+
+      it('ignores a delivery committed twice (a batch replayed after a crash) and never moves the checkpoint back', async () => {
+        await queue.acquireFanout('a', T0, 1_000);
+        const d = delivery();
+        await queue.commitFanout('a', { checkpoint: 5, upsertRoutes: [], removeRoutes: [], deliveries: [d] });
+        await queue.commitFanout('a', { checkpoint: 4, upsertRoutes: [], removeRoutes: [], deliveries: [d, { ...d, payload: 'other' }] });
+        const claimed = await queue.claimDue('w', T0, 10, 1_000);
+        expect(claimed.map((c) => c.payload)).toEqual([d.payload]);
+        await queue.releaseFanout('a');
+        expect(await queue.acquireFanout('a', T0, 1_000)).toEqual({ checkpoint: 5 });
+      });
+
+      it('removing a route drops its deliveries and attempt log', async () => {
+        const kept = delivery({ webhookId: 'whk_keep' });
+        const gone = delivery({ webhookId: 'whk_gone' });
+        await enqueue(kept, gone);
+        await queue.recordAttempt(attemptOf(gone, 1));
+        const route = (id: string) => ({ webhookId: id, workspaceId: 'ws_1', eventTypes: ['project.created'], active: true });
+        await queue.commitFanout('owner-a', { checkpoint: 2, upsertRoutes: [route('whk_keep'), route('whk_gone')], removeRoutes: [], deliveries: [] });
+        await queue.commitFanout('owner-a', { checkpoint: 3, upsertRoutes: [], removeRoutes: ['whk_gone'], deliveries: [] });
+        expect((await queue.loadRoutes()).map((r) => r.webhookId)).toEqual(['whk_keep']);
+        expect((await queue.claimDue('w', T0, 10, 1_000)).map((c) => c.id)).toEqual([kept.id]);
+        expect(await queue.listAttempts('whk_gone', { limit: 10 })).toEqual([]);
+      });
+    });
+
+    describe('claims and settlement', () => {
+      it('claims due deliveries oldest due first, with the full envelope, and not before they are due', async () => {
+        const later = delivery({ nextAttemptAt: T0 + 5_000 });
+        const first = delivery({ nextAttemptAt: T0 - 10 });
+        const second = delivery({ nextAttemptAt: T0 });
+        await enqueue(later, first, second);
+        const claimed = await queue.claimDue('w', T0, 10, 1_000);
+        expect(claimed.map((c) => c.id)).toEqual([first.id, second.id]);
+        expect(claimed[0]).toMatchObject({ ...first, nextAttemptAt: T0 + 1_000, attempts: 0, roundStart: 0, leaseUntil: T0 + 1_000 });
+        expect(typeof claimed[0].claimToken).toBe('string');
+        expect(await queue.nextDueAt()).toBe(T0 + 1_000);
+        expect(await queue.claimDue('w', T0 + 4_999, 10, 1_000)).toHaveLength(2); // the two leases ended
+      });
+
+      it('never gives one delivery to two workers while the lease runs, even from another handle', async () => {
+        const deliveries = Array.from({ length: 40 }, () => delivery());
+        await enqueue(...deliveries);
+        const other = await openSecond();
+        try {
+          const batches = await Promise.all([
+            queue.claimDue('w1', T0, 15, 60_000),
+            other.claimDue('w2', T0, 15, 60_000),
+            queue.claimDue('w3', T0, 15, 60_000),
+            other.claimDue('w4', T0, 15, 60_000),
+          ]);
+          const ids = batches.flat().map((c) => c.id);
+          expect(ids).toHaveLength(40);
+          expect(new Set(ids).size).toBe(40);
+          expect(await queue.claimDue('w5', T0 + 59_999, 10, 60_000)).toEqual([]);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('settles a retry with its attempt; the next claim sees the count', async () => {
+        const d = delivery();
+        await enqueue(d);
+        const [claim] = await queue.claimDue('w', T0, 1, 1_000);
+        const attempt = attemptOf(d, 1, { nextAttemptAt: T0 + 300 });
+        expect(await queue.settle(claim, attempt, { status: 'retry', nextAttemptAt: T0 + 300 })).toBe(true);
+        expect(await queue.nextDueAt()).toBe(T0 + 300);
+        expect(await queue.claimDue('w', T0 + 299, 1, 1_000)).toEqual([]);
+        const [again] = await queue.claimDue('w', T0 + 300, 1, 1_000);
+        expect(again).toMatchObject({ id: d.id, attempts: 1, roundStart: 0 });
+        expect(await queue.settle(again, attemptOf(d, 2, { succeeded: true, responseStatus: 204 }), { status: 'succeeded' })).toBe(true);
+        expect(await queue.nextDueAt()).toBeNull();
+        const log = await queue.listAttempts(d.webhookId, { limit: 10 });
+        expect(log.map((a) => a.attempt)).toEqual([2, 1]);
+        expect(log[1]).toEqual({ ...attempt, seq: log[1].seq });
+        expect(log[0].seq).toBeGreaterThan(log[1].seq);
+      });
+
+      it('refuses a settlement with a stale claim (the lease went to another worker)', async () => {
+        const d = delivery();
+        await enqueue(d);
+        const [stale] = await queue.claimDue('w1', T0, 1, 1_000);
+        const [current] = await queue.claimDue('w2', T0 + 1_000, 1, 1_000);
+        expect(current.id).toBe(d.id);
+        expect(await queue.settle(stale, attemptOf(d, 1), { status: 'failed', reason: 'x' })).toBe(false);
+        expect(await queue.listAttempts(d.webhookId, { limit: 10 })).toEqual([]);
+        expect(await queue.settle(current, attemptOf(d, 1), { status: 'succeeded' })).toBe(true);
+      });
+
+      it('gives a released claim back, due at once, without counting an attempt', async () => {
+        const d = delivery();
+        await enqueue(d);
+        const [claim] = await queue.claimDue('w', T0, 1, 60_000);
+        await queue.release(claim);
+        const [again] = await queue.claimDue('w', Date.now() + 1, 1, 60_000);
+        expect(again).toMatchObject({ id: d.id, attempts: 0 });
+      });
+
+      it('settles without an attempt (paused or deleted subscription)', async () => {
+        const d = delivery();
+        await enqueue(d);
+        const [claim] = await queue.claimDue('w', T0, 1, 1_000);
+        expect(await queue.settle(claim, null, { status: 'failed', reason: 'Webhook paused' })).toBe(true);
+        expect(await queue.listAttempts(d.webhookId, { limit: 10 })).toEqual([]);
+        expect(await queue.claimDue('w', T0 + 10_000, 1, 1_000)).toEqual([]);
+      });
+    });
+
+    describe('attempt log and recovery', () => {
+      it('pages the attempt log newest first and keeps test attempts', async () => {
+        const d = { id: 'msg_test', webhookId: 'whk_log' };
+        for (let n = 1; n <= 5; n++) await queue.recordAttempt(attemptOf(d, n, { responseBody: null, error: 'Connection refused' }));
+        await queue.recordAttempt(attemptOf({ id: 'msg_x', webhookId: 'whk_other' }, 1));
+        const first = await queue.listAttempts('whk_log', { limit: 2 });
+        expect(first.map((a) => a.attempt)).toEqual([5, 4]);
+        const rest = await queue.listAttempts('whk_log', { beforeSeq: first[1].seq, limit: 10 });
+        expect(rest.map((a) => a.attempt)).toEqual([3, 2, 1]);
+        expect(rest[0]).toMatchObject({ responseBody: null, error: 'Connection refused', succeeded: false });
+      });
+
+      it('re-queues failed deliveries created in the window, due now, in a new round', async () => {
+        const old = delivery({ createdAt: T0 - 10_000 });
+        const inWindow = delivery({ createdAt: T0 + 10 });
+        const otherHook = delivery({ createdAt: T0 + 10, webhookId: 'whk_2' });
+        const succeeded = delivery({ createdAt: T0 + 10 });
+        await enqueue(old, inWindow, otherHook, succeeded);
+        for (const claim of await queue.claimDue('w', T0, 10, 1_000)) {
+          const ok = claim.id === succeeded.id;
+          await queue.settle(claim, attemptOf(claim, 1, { succeeded: ok }), ok ? { status: 'succeeded' } : { status: 'failed', reason: 'Retries exhausted' });
+        }
+        expect(await queue.requeueFailed('whk_1', { since: T0, until: T0 + 1_000, now: T0 + 2_000 })).toBe(1);
+        expect(await queue.nextDueAt()).toBe(T0 + 2_000);
+        const [again] = await queue.claimDue('w', T0 + 2_000, 10, 1_000);
+        expect(again).toMatchObject({ id: inWindow.id, attempts: 1, roundStart: 1 });
+        expect(await queue.requeueFailed('whk_1', { since: T0, until: T0 + 1_000, now: T0 + 2_000 })).toBe(0);
+      });
+
+      it('prunes settled deliveries and old attempts, never pending ones', async () => {
+        const done = delivery();
+        const pending = delivery({ nextAttemptAt: T0 + 100_000 });
+        await enqueue(done, pending);
+        const [claim] = await queue.claimDue('w', T0, 1, 1_000);
+        await queue.settle(claim, attemptOf(done, 1, { succeeded: true }), { status: 'succeeded' });
+        await queue.prune(T0 + 50_000);
+        expect(await queue.listAttempts(done.webhookId, { limit: 10 })).toEqual([]);
+        expect(await queue.nextDueAt()).toBe(T0 + 100_000);
+        expect(await queue.requeueFailed('whk_1', { since: 0, until: T0 + 1e9, now: T0 })).toBe(0);
+      });
+    });
+  });
+}
