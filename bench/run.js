@@ -7,7 +7,8 @@
  *
  * BENCH_SECONDS (measured interval per scenario, default 10), BENCH_WARMUP_SECONDS (default 3),
  * BENCH_EVENTS (history size for the rebuild and memory scenarios, default 1,000,000),
- * BENCH_SOAK_SECONDS (mixed load for the memory trend, default 60; the release check uses 300).
+ * BENCH_SOAK_SECONDS (mixed load for the memory trend, default 60; the release check uses 300),
+ * BENCH_WEBHOOK_EVENTS (events fanned out to 5 webhook subscriptions, default 10,000).
  */
 const { execFileSync, fork, spawn } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
@@ -326,6 +327,8 @@ function printTable(results) {
       ? `${Math.round(s.result.rps)} req/s, p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms`
       : s.eventsPerSecond !== undefined
         ? `${s.eventsPerSecond.toLocaleString()} events/s (${s.seconds.toFixed(1)} s)`
+        : s.deliveriesPerSecond !== undefined
+          ? `${s.deliveriesPerSecond.toLocaleString()} deliveries/s; median delay ${s.pacedMedianDelayMs} ms paced, ${s.burstMedianDelayMs} ms in the burst`
         : s.rssMaxMb !== undefined
           ? `RSS ${s.rssAfterLoadMb} MB after load, max ${s.rssMaxMb} MB, drift ${s.secondHalfMinusFirstMb} MB`
           : '';
