@@ -22,6 +22,12 @@ export interface AppConfig {
   webhookRetryDelaysMs: number[];
   webhookPauseAfterFailures: number;
   webhookAllowPrivateTargets: boolean;
+  /**
+   * `inline` (default): this process runs the projections (one per deployment of a read store).
+   * `external`: another process does (the projector of the scaled deployment); writes here wait on
+   * the stored checkpoints for read-your-writes.
+   */
+  projections: 'inline' | 'external';
   /** pino level for the request log: trace, debug, info, warn, error, fatal or silent. */
   logLevel: string;
 }
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookRetryDelaysMs: retryDelays,
     webhookPauseAfterFailures: positiveInt('WEBHOOK_PAUSE_AFTER_FAILURES', env.WEBHOOK_PAUSE_AFTER_FAILURES, DEFAULT_PAUSE_AFTER_FAILURES),
     webhookAllowPrivateTargets: allowPrivate === 'true',
+    projections: oneOf('PROJECTIONS', env.PROJECTIONS, ['inline', 'external'] as const, 'inline'),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
   };
 }

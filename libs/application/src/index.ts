@@ -109,3 +109,4 @@ export const JOB_HANDLERS = [
 export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, ListJobTypesHandler];
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];
 export * from './webhooks';
+export * from './projections/checkpoint-poller';

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationBootstrap, 
 import {
   ALL_PROJECTORS,
   ApiKeyAuthenticator,
+  CheckpointPoller,
   CLOCK,
   Clock,
   EVENT_STORE,
@@ -35,6 +36,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
     @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     vault: PersonalDataVault,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
@@ -46,6 +48,11 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationBootstrap() {
+    if (this.config.projections === 'external') {
+      // The projector worker owns the read models; this process only reads them.
+      await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
+      return;
+    }
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
@@ -105,7 +112,14 @@ export class CoreModule {
             new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections')),
           inject: [EVENT_STORE, READ_MODEL_STORE],
         },
-        { provide: READ_YOUR_WRITES, useExisting: ProjectionEngine },
+        {
+          provide: READ_YOUR_WRITES,
+          useFactory: (engine: ProjectionEngine, read: ReadModelStore) =>
+            config.projections === 'external'
+              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name))
+              : engine,
+          inject: [ProjectionEngine, READ_MODEL_STORE],
+        },
         {
           provide: ProjectionMaintenance,
           useFactory: (engine: ProjectionEngine, events: EventStore, read: ReadModelStore) =>

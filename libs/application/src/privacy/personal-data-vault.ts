@@ -7,6 +7,7 @@ export const ERASED = '[erased]';
 const FORMAT = 'pdv1';
 /** The key of the blind index (keyed email hashes); a subject of its own, never erased. */
 const INDEX_SUBJECT = '__blind_index__';
+const KEY_CACHE_MS = 5_000;
 
 /**
  * Seals personal data with its subject's key (AES-256-GCM, the subject id as associated data),
@@ -15,7 +16,8 @@ const INDEX_SUBJECT = '__blind_index__';
  */
 @Injectable()
 export class PersonalDataVault {
-  private readonly keys = new Map<string, Buffer | null>();
+  /** Keys cached briefly: an erasure in another process is seen within KEY_CACHE_MS at the latest. */
+  private readonly keys = new Map<string, { key: Buffer | null; until: number }>();
 
   constructor(@Inject(SUBJECT_KEY_STORE) private readonly store: SubjectKeyStore) {}
 
@@ -47,7 +49,7 @@ export class PersonalDataVault {
 
   async erase(subjectId: string): Promise<void> {
     await this.store.destroy(subjectId);
-    this.keys.set(subjectId, null);
+    this.keys.set(subjectId, { key: null, until: Number.MAX_SAFE_INTEGER });
   }
 
   /** Drops a cached key (another process erased the subject). */
@@ -83,10 +85,11 @@ export class PersonalDataVault {
   }
 
   private async key(subjectId: string): Promise<Buffer | null> {
-    if (this.keys.has(subjectId)) return this.keys.get(subjectId)!;
+    const cached = this.keys.get(subjectId);
+    if (cached && cached.until > Date.now()) return cached.key;
     const key = await this.store.get(subjectId);
     if (this.keys.size > 10_000) this.keys.clear();
-    this.keys.set(subjectId, key);
+    this.keys.set(subjectId, { key, until: Date.now() + KEY_CACHE_MS });
     return key;
   }
 }
