@@ -1,10 +1,13 @@
 // Webhook fan-out: events committed through the API, fanned out to 5 subscriptions, delivered
-// signed to a local HTTPS receiver (a separate process would add nothing: the receiver only counts).
+// signed to a local HTTPS receiver. The receiver lives in this process, so the load generator runs
+// in a child process started asynchronously: a synchronous exec would freeze the receiver's event
+// loop for the whole load (no TLS handshake, no answer), and every delivery made meanwhile would
+// seem to take as long as the load itself.
 // Phase 1 (throughput): a burst of BENCH_WEBHOOK_EVENTS creates; deliveries/s from the first
 // commit to the last delivery. Phase 2 (latency): events paced below capacity; median and p95 of
 // commit (the payload's timestamp) -> arrival.
 const { createServer } = require('node:https');
-const { execFileSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const { mkdirSync, mkdtempSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { tmpdir } = require('node:os');
@@ -50,6 +53,15 @@ const pct = (xs, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
+/** autocannon in a child process, without blocking this event loop (the receiver's). */
+function runLoad(options) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout)),
+    );
+  });
+}
+
 async function waitFor(check, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -80,7 +92,7 @@ async function run({ startService, api, scratch, log }) {
 
     // Phase 1: burst.
     const started = Date.now();
-    execFileSync(process.execPath, [join(__dirname, 'load.js'), JSON.stringify({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: EVENTS, connections: 50 })]);
+    await runLoad({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: EVENTS, connections: 50 });
     const committedBy = Date.now();
     const expected = EVENTS * SUBSCRIPTIONS;
     const complete = await waitFor(() => receiver.arrivals.length >= expected, 300_000);
@@ -92,10 +104,7 @@ async function run({ startService, api, scratch, log }) {
     // Phase 2: paced, below capacity.
     receiver.arrivals.length = 0;
     const paced = Math.min(500, EVENTS);
-    execFileSync(process.execPath, [
-      join(__dirname, 'load.js'),
-      JSON.stringify({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: paced, connections: 5, overallRate: 100 }),
-    ]);
+    await runLoad({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: paced, connections: 5, overallRate: 100 });
     await waitFor(() => receiver.arrivals.length >= paced * SUBSCRIPTIONS, 60_000);
     const delays = receiver.arrivals.map((a) => a.at - a.committed);
     const median = pct(delays, 50);

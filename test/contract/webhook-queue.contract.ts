@@ -182,6 +182,30 @@ export function webhookQueueContract(
         expect(again).toMatchObject({ id: d.id, attempts: 0 });
       });
 
+      it('settles a batch at once, each claim on its own: a stale one writes nothing, the others land', async () => {
+        const [a, b, c, d] = [delivery(), delivery(), delivery(), delivery()];
+        await enqueue(a, b, c, d);
+        const claims = await queue.claimDue('w1', T0, 4, 1_000);
+        const byId = new Map(claims.map((claim) => [claim.id, claim]));
+        const [staleB] = [byId.get(b.id)!];
+        await queue.release(staleB); // b's claim is given back: that claim is stale now
+        expect(await queue.settleMany([])).toEqual([]);
+        const settled = await queue.settleMany([
+          { claim: byId.get(a.id)!, attempt: attemptOf(a, 1, { succeeded: true, responseStatus: 204 }), settlement: { status: 'succeeded' } },
+          { claim: staleB, attempt: attemptOf(b, 1), settlement: { status: 'failed', reason: 'x' } },
+          { claim: byId.get(c.id)!, attempt: attemptOf(c, 1, { nextAttemptAt: T0 + 300 }), settlement: { status: 'retry', nextAttemptAt: T0 + 300 } },
+          { claim: byId.get(d.id)!, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } },
+        ]);
+        expect(settled).toEqual([true, false, true, true]);
+        const log = await queue.listAttempts('whk_1', { limit: 10 });
+        expect(log.map((x) => x.deliveryId).sort()).toEqual([a.id, c.id].sort());
+        expect(log[0].seq).toBeGreaterThan(log[1].seq);
+        // b is still pending (released, due at once); c is due again later; a and d are done.
+        const again = await queue.claimDue('w2', Date.now() + 1, 10, 1_000);
+        expect(again.map((x) => x.id).sort()).toEqual([b.id, c.id].sort());
+        expect(again.find((x) => x.id === c.id)).toMatchObject({ attempts: 1 });
+      });
+
       it('settles without an attempt (paused or deleted subscription)', async () => {
         const d = delivery();
         await enqueue(d);

@@ -129,6 +129,10 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
         return res.body;
       });
       expect(webhook).toMatchObject({ status: 'active', failure_count: 0 });
+
+      // Operators see it in /metrics.
+      const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
     });
 
     it('sends each change with the resource exactly as of its event; a deletion carries the id', async () => {

@@ -41,3 +41,15 @@ export class ServiceMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 }
+
+/** Outcome label of one delivery attempt, from what the transport saw. */
+export function deliveryOutcome(response: { kind: 'response'; status: number } | { kind: 'error'; blocked: boolean; aborted: boolean }) {
+  if (response.kind === 'response') {
+    if (response.status >= 200 && response.status < 300) return 'delivered';
+    if (response.status === 410) return 'gone';
+    if (response.status === 429 || response.status === 503) return 'throttled';
+    return 'failed_status';
+  }
+  if (response.blocked) return 'blocked';
+  return response.aborted ? 'aborted' : 'network_error';
+}

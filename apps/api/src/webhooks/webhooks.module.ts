@@ -26,6 +26,7 @@ import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http
 import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
 import type { AppConfig } from '../config';
+import { deliveryOutcome, ServiceMetrics } from '../observability/metrics';
 import { APP_CONFIG } from '../tokens';
 import { WebhooksController } from './webhooks.controller';
 
@@ -89,9 +90,19 @@ class WebhooksLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     { provide: HOST_RESOLVER, useClass: DnsHostResolver },
     {
       provide: WEBHOOK_TRANSPORT,
-      useFactory: (settings: WebhookSettings, resolver: HostResolver) =>
-        new HttpsWebhookTransport({ allowPrivateTargets: settings.allowPrivateTargets, resolver }),
-      inject: [WEBHOOK_SETTINGS, HOST_RESOLVER],
+      useFactory: (settings: WebhookSettings, resolver: HostResolver, metrics: ServiceMetrics): WebhookTransport => {
+        const transport = new HttpsWebhookTransport({ allowPrivateTargets: settings.allowPrivateTargets, resolver });
+        // Every attempt's outcome is counted for /metrics (webhook_deliveries_total{outcome}).
+        return {
+          send: async (request, signal) => {
+            const response = await transport.send(request, signal);
+            metrics.webhookDeliveries.inc({ outcome: deliveryOutcome(response) });
+            return response;
+          },
+          close: () => transport.close(),
+        };
+      },
+      inject: [WEBHOOK_SETTINGS, HOST_RESOLVER, ServiceMetrics],
     },
     {
       provide: WebhookSender,

@@ -78,6 +78,13 @@ export type Settlement =
   /** Terminal: retries exhausted, receiver gone, or the subscription paused or deleted. */
   | { status: 'failed'; reason: string };
 
+/** One settlement of a batch: the claim, the attempt made (if any) and the delivery's new state. */
+export interface SettleRequest {
+  claim: { id: string; claimToken: string };
+  attempt: DeliveryAttempt | null;
+  settlement: Settlement;
+}
+
 export interface FanoutBatch {
   /** Position of the last event the batch covers: the new checkpoint. */
   checkpoint: number;
@@ -123,6 +130,12 @@ export interface WebhookQueue {
    * this one; false when the lease was lost to another worker (nothing is written then).
    */
   settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean>;
+  /**
+   * `settle` for several claims at once, in one transaction where the store has them (the worker
+   * settles the attempts that ended together in one write). Each claim is checked on its own:
+   * resolves with one flag per request, in order, false where that claim was stale.
+   */
+  settleMany(requests: readonly SettleRequest[]): Promise<boolean[]>;
   /** Gives a claimed delivery back untouched (shutdown before the attempt finished). */
   release(claim: { id: string; claimToken: string }): Promise<void>;
   /** The earliest time a pending delivery becomes claimable, or null when none is pending. */

@@ -42,6 +42,16 @@ export const webhookProjector: Projector = {
             set: { failure_count: event.data.failure_count, last_triggered_at: event.data.attempted_at },
           },
         ];
+      case 'webhook.deliveries_attempted':
+        return [
+          {
+            op: 'merge',
+            collection: WEBHOOKS,
+            id: event.data.id,
+            version,
+            set: { failure_count: event.data.failure_count, last_triggered_at: event.data.last_triggered_at },
+          },
+        ];
       case 'webhook.auto_paused':
         return [
           {

@@ -70,6 +70,25 @@ const attempted = (failureCount: number, overrides: object = {}): WebhookEvent =
     ...overrides,
   },
 });
+type Outcome = Extract<WebhookCommand, { type: 'RecordDeliveryAttempts' }>['attempts'][number];
+const ok = (attemptedAt: number): Outcome => ({ succeeded: true, gone: false, responseStatus: 204, attemptedAt });
+const ko = (attemptedAt: number, responseStatus: number | null = 500): Outcome => ({ succeeded: false, gone: responseStatus === 410, responseStatus, attemptedAt });
+const attempts = (...outcomes: Outcome[]): WebhookCommand => ({ type: 'RecordDeliveryAttempts', attempts: outcomes, pauseAfterFailures: 3 });
+const coalesced = (data: Partial<Extract<WebhookEvent, { type: 'webhook.deliveries_attempted' }>['data']>): WebhookEvent => ({
+  type: 'webhook.deliveries_attempted',
+  data: {
+    ...base,
+    attempts: 1,
+    succeeded: 0,
+    failed: 1,
+    first_attempted_at: 30,
+    last_attempted_at: 30,
+    last_response_status: 500,
+    failure_count: 1,
+    last_triggered_at: 30,
+    ...data,
+  },
+});
 const stateAfter = (...events: WebhookEvent[]) => fold(webhookDecider, events) as Extract<WebhookState, { status: 'live' }>;
 
 describe('Webhook aggregate', () => {
@@ -173,6 +192,70 @@ describe('Webhook aggregate', () => {
     it('records nothing for a deleted subscription', () => {
       const deleted: WebhookEvent = { type: 'webhook.deleted', data: { ...base, deleted: 20 } };
       given(created, deleted).when(attempt()).thenNothing();
+    });
+  });
+
+  describe('delivery attempts recorded together (the dispatcher coalesces them)', () => {
+    it('writes one event for the batch with the counts; failure_count and last_triggered_at as one by one', () => {
+      given(created, attempted(1))
+        .when(attempts(ko(50), ok(40), ko(60, null), ko(55)))
+        .then([
+          coalesced({ attempts: 4, succeeded: 1, failed: 3, first_attempted_at: 40, last_attempted_at: 60, last_response_status: 500, failure_count: 2, last_triggered_at: 60 }),
+        ]);
+      const state = stateAfter(created, attempted(1), coalesced({ failure_count: 2, last_triggered_at: 60 }));
+      expect(state.fields).toMatchObject({ failure_count: 2, last_triggered_at: 60, status: 'active', updated: 10 });
+    });
+
+    it('the same state as recording the attempts one at a time', () => {
+      const outcomes = [ko(31), ko(32), ok(33), ko(34), ko(35), ko(36), ko(37), ok(38)];
+      const oneByOne = outcomes.reduce(
+        (history, o) => [
+          ...history,
+          ...webhookDecider.decide(
+            { type: 'RecordDeliveryAttempt', deliveryId: 'm', attempt: 1, succeeded: o.succeeded, gone: o.gone, responseStatus: o.responseStatus, test: false, attemptedAt: o.attemptedAt, pauseAfterFailures: 3 },
+            fold(webhookDecider, history),
+          ),
+        ],
+        [created] as WebhookEvent[],
+      );
+      const together = [created, ...webhookDecider.decide(attempts(...outcomes), stateAfter(created))];
+      expect(stateAfter(...together).fields).toEqual(stateAfter(...oneByOne).fields);
+      expect(together.map((e) => e.type)).toEqual(['webhook.created', 'webhook.deliveries_attempted', 'webhook.auto_paused', 'webhook.deliveries_attempted']);
+    });
+
+    it('stops the event at the attempt that pauses, so the history shows when it paused', () => {
+      given(created, attempted(1))
+        .when(attempts(ko(40), ko(41), ko(42), ok(43)))
+        .then([
+          coalesced({ attempts: 2, succeeded: 0, failed: 2, first_attempted_at: 40, last_attempted_at: 41, failure_count: 3, last_triggered_at: 41 }),
+          { type: 'webhook.auto_paused', data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 41 } },
+          coalesced({ attempts: 2, succeeded: 1, failed: 1, first_attempted_at: 42, last_attempted_at: 43, last_response_status: 204, failure_count: 0, last_triggered_at: 43 }),
+        ]);
+    });
+
+    it('pauses at once on 410 Gone; a paused subscription is only counted', () => {
+      given(created)
+        .when(attempts(ok(40), ko(41, 410)))
+        .then([
+          coalesced({ attempts: 2, succeeded: 1, failed: 1, first_attempted_at: 40, last_attempted_at: 41, last_response_status: 410, failure_count: 1, last_triggered_at: 41 }),
+          { type: 'webhook.auto_paused', data: { ...base, reason: 'gone', failure_count: 1, updated: 41 } },
+        ]);
+      given(created, updated({ status: 'paused' }))
+        .when(attempts(ko(40, 410), ko(41), ko(42), ko(43)))
+        .then([coalesced({ attempts: 4, failed: 4, first_attempted_at: 40, last_attempted_at: 43, failure_count: 4, last_triggered_at: 43 })]);
+    });
+
+    it('never moves last_triggered_at back (a later test delivery was recorded first)', () => {
+      const tested = attempted(0, { test: true, succeeded: true, attempted_at: 90 });
+      given(created, tested)
+        .when(attempts(ok(70), ok(80)))
+        .then([coalesced({ attempts: 2, succeeded: 2, failed: 0, first_attempted_at: 70, last_attempted_at: 80, last_response_status: 204, failure_count: 0, last_triggered_at: 90 })]);
+    });
+
+    it('records nothing for a deleted subscription or an empty batch', () => {
+      const deleted: WebhookEvent = { type: 'webhook.deleted', data: { ...base, deleted: 20 } };
+      given(created, deleted).when(attempts(ko(40))).thenNothing();
+      given(created).when(attempts()).thenNothing();
     });
   });
 

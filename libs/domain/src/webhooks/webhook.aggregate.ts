@@ -32,7 +32,17 @@ export const WEBHOOK_MESSAGES = {
   status: `status must be one of: ${WEBHOOK_STATUSES.join(', ')}`,
   nothingToUpdate: 'At least one field to update is required (name, url, event_types, status)',
 } as const;
-export const invalidEventType = (type: unknown) => `Invalid event type: ${String(type)}`;
+export const invalidEventType = (type: unknown) => `Invalid event type: ${shown(type)}`;
+
+/** A client's value as text for a message: String() throws on objects whose toString is not callable. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** How long the previous secret keeps signing after a rotation (Svix uses the same 24 hours). */
@@ -60,6 +70,15 @@ export type WebhookState =
   | { status: 'live'; id: string; workspaceId: string; fields: WebhookFields; secrets: WebhookSecrets }
   | { status: 'deleted'; id: string; workspaceId: string };
 
+/** The outcome of one attempt made by the dispatcher, as the subscription's state needs it. */
+export interface DeliveryAttemptOutcome {
+  succeeded: boolean;
+  /** The receiver answered 410 Gone: it wants no more deliveries. */
+  gone: boolean;
+  responseStatus: number | null;
+  attemptedAt: number;
+}
+
 export type WebhookCommand =
   | {
       type: 'CreateWebhook';
@@ -86,6 +105,11 @@ export type WebhookCommand =
       attemptedAt: number;
       pauseAfterFailures: number;
     }
+  /**
+   * The dispatcher's attempts, in the order they ended, recorded together (coalesced): the same
+   * failure_count, pause and last_triggered_at as recording them one by one, in fewer events.
+   */
+  | { type: 'RecordDeliveryAttempts'; attempts: DeliveryAttemptOutcome[]; pauseAfterFailures: number }
   | { type: 'DeleteWebhook'; now: number };
 
 const charLength = (value: string) => [...value].length;
@@ -145,7 +169,7 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
   }
   if (state.status !== 'live') {
     // A late attempt of a deleted webhook has nothing left to update.
-    if (command.type === 'RecordDeliveryAttempt') return [];
+    if (command.type === 'RecordDeliveryAttempt' || command.type === 'RecordDeliveryAttempts') return [];
     throw notFound(WEBHOOK_NOT_FOUND);
   }
   const { fields } = state;
@@ -209,9 +233,70 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
       }
       return events;
     }
+    case 'RecordDeliveryAttempts':
+      return recordAttempts(command.attempts, command.pauseAfterFailures, state, base);
     case 'DeleteWebhook':
       return [{ type: 'webhook.deleted', data: { ...base, deleted: command.now } }];
   }
+}
+
+/**
+ * Folds the attempts one by one exactly as single records would (a success resets the count, a
+ * failure adds one, 410 Gone or reaching the threshold pauses an active subscription), but
+ * writes one `webhook.deliveries_attempted` per run of attempts: one event, or, when a pause
+ * falls in the middle, the attempts up to it, `webhook.auto_paused`, and the attempts after it.
+ */
+function recordAttempts(
+  attempts: readonly DeliveryAttemptOutcome[],
+  pauseAfterFailures: number,
+  state: Extract<WebhookState, { status: 'live' }>,
+  base: { id: string; workspace_id: string },
+): WebhookEvent[] {
+  const events: WebhookEvent[] = [];
+  let failureCount = state.fields.failure_count;
+  let lastTriggered = state.fields.last_triggered_at;
+  let active = state.fields.status === 'active';
+  let run: DeliveryAttemptOutcome[] = [];
+  const closeRun = () => {
+    if (run.length === 0) return;
+    let first = run[0].attemptedAt;
+    let last = run[0].attemptedAt;
+    let succeeded = 0;
+    for (const attempt of run) {
+      first = Math.min(first, attempt.attemptedAt);
+      last = Math.max(last, attempt.attemptedAt);
+      if (attempt.succeeded) succeeded++;
+    }
+    lastTriggered = lastTriggered === null ? last : Math.max(lastTriggered, last);
+    events.push({
+      type: 'webhook.deliveries_attempted',
+      data: {
+        ...base,
+        attempts: run.length,
+        succeeded,
+        failed: run.length - succeeded,
+        first_attempted_at: first,
+        last_attempted_at: last,
+        last_response_status: run[run.length - 1].responseStatus,
+        failure_count: failureCount,
+        last_triggered_at: lastTriggered,
+      },
+    });
+    run = [];
+  };
+  for (const attempt of attempts) {
+    failureCount = attempt.succeeded ? 0 : failureCount + 1;
+    run.push(attempt);
+    if (!active) continue; // a paused subscription stays as it is; late attempts are still counted
+    const reason = attempt.gone ? 'gone' : !attempt.succeeded && failureCount >= pauseAfterFailures ? 'consecutive_failures' : null;
+    if (reason) {
+      closeRun();
+      events.push({ type: 'webhook.auto_paused', data: { ...base, reason, failure_count: failureCount, updated: attempt.attemptedAt } });
+      active = false;
+    }
+  }
+  closeRun();
+  return events;
 }
 
 function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
@@ -259,6 +344,11 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
           // The latest recorded attempt, exactly as the projection shows it.
           last_triggered_at: event.data.attempted_at,
         },
+      };
+    case 'webhook.deliveries_attempted':
+      return {
+        ...state,
+        fields: { ...state.fields, failure_count: event.data.failure_count, last_triggered_at: event.data.last_triggered_at },
       };
     case 'webhook.auto_paused':
       return { ...state, fields: { ...state.fields, status: 'paused', updated: event.data.updated } };

@@ -67,6 +67,8 @@ export type WebhookSecretRotated = DomainEvent<
 /**
  * One delivery attempt and its outcome. `failure_count` is the count after this attempt, so the
  * projection needs no state; a test delivery (`test: true`) changes only `last_triggered_at`.
+ * Test deliveries are recorded this way; the dispatcher's attempts are coalesced into
+ * `webhook.deliveries_attempted` (older histories hold one of these per attempt).
  */
 export type WebhookDeliveryAttempted = DomainEvent<
   'webhook.delivery_attempted',
@@ -78,6 +80,32 @@ export type WebhookDeliveryAttempted = DomainEvent<
     test: boolean;
     attempted_at: number;
     failure_count: number;
+  }
+>;
+/**
+ * Several delivery attempts of the dispatcher, recorded together: the attempts made in one short
+ * stretch (the dispatcher coalesces them, at most one such event per subscription at a time), in
+ * the order they ended. A truthful summary; every attempt itself (delivery, number, status, body,
+ * duration, error) is in the attempt log (GET /webhooks/{id}/deliveries).
+ *
+ * `failure_count` is the count after the last of them, `last_triggered_at` the subscription's
+ * value afterwards (the latest attempt it has seen), so the projection needs no state. When the
+ * attempts cross the pause rule, the event stops at the attempt that did, `webhook.auto_paused`
+ * follows, and the later attempts go in a next event: the history shows exactly when it paused.
+ */
+export type WebhookDeliveriesAttempted = DomainEvent<
+  'webhook.deliveries_attempted',
+  WebhookRef & {
+    /** How many attempts this event records (at least 1). */
+    attempts: number;
+    succeeded: number;
+    failed: number;
+    first_attempted_at: number;
+    last_attempted_at: number;
+    /** The status of the last attempt's answer; null when it got none (timeout, refused, …). */
+    last_response_status: number | null;
+    failure_count: number;
+    last_triggered_at: number;
   }
 >;
 /** The dispatcher paused the subscription: too many consecutive failures, or the receiver answered 410 Gone. */
@@ -92,5 +120,6 @@ export type WebhookEvent =
   | WebhookUpdated
   | WebhookSecretRotated
   | WebhookDeliveryAttempted
+  | WebhookDeliveriesAttempted
   | WebhookAutoPaused
   | WebhookDeleted;

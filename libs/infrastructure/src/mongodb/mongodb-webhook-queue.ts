@@ -5,6 +5,7 @@ import {
   DeliveryAttempt,
   FanoutBatch,
   FanoutLeaseLostError,
+  SettleRequest,
   Settlement,
   StoredAttempt,
   WebhookQueue,
@@ -75,10 +76,12 @@ const DEFAULT_DB = 'workspace_operations';
  *   `_id` and fail, which reads as "not mine". A batch is committed in a transaction on a replica
  *   set; without one, deliveries are upserted by their deterministic id first and the checkpoint
  *   is moved last, guarded by the owner, so a replay or a deposed leader adds nothing twice.
- * - Claims: `findOneAndUpdate` on (status, next_attempt_at) is atomic per document, so concurrent
- *   workers in any number of processes never get the same delivery; the claim moves
- *   `next_attempt_at` to the end of the lease, which makes an abandoned claim due again by itself.
- * - Settling is guarded by the claim token.
+ * - Claims: a batch at a time, in three round trips: the due candidates, one `updateMany` that
+ *   leases those still due (each document's update is atomic and re-checks the filter, so
+ *   concurrent workers in any number of processes never get the same delivery), then the
+ *   documents that carry this claim's token. The claim moves `next_attempt_at` to the end of the
+ *   lease, which makes an abandoned claim due again by itself.
+ * - Settling is guarded by the claim token; the settlements of a batch share one transaction.
  */
 export class MongoWebhookQueue implements WebhookQueue {
   private readonly fanout: Collection<FanoutDoc>;
@@ -206,53 +209,76 @@ export class MongoWebhookQueue implements WebhookQueue {
 
   async claimDue(owner: string, now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const claimed: ClaimedDelivery[] = [];
-    const prefix = randomBytes(9).toString('base64url');
+    const token = randomBytes(9).toString('base64url');
+    const leaseUntil = now + leaseMs;
     while (claimed.length < limit) {
-      const token = `${prefix}:${claimed.length}`;
-      const doc = await this.deliveries.findOneAndUpdate(
-        { status: 'pending', next_attempt_at: { $lte: now } },
-        { $set: { next_attempt_at: now + leaseMs, lease_owner: owner, claim_token: token } },
-        { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+      const candidates = await this.deliveries
+        .find(
+          { status: 'pending', next_attempt_at: { $lte: now }, _id: { $nin: claimed.map((c) => c.id) } },
+          { sort: { next_attempt_at: 1 }, limit: Math.floor(limit - claimed.length), projection: { _id: 1 } },
+        )
+        .toArray();
+      if (candidates.length === 0) break;
+      const ids = candidates.map((c) => c._id);
+      // Candidates another worker leased meanwhile no longer match: they are left to it.
+      await this.deliveries.updateMany(
+        { _id: { $in: ids }, status: 'pending', next_attempt_at: { $lte: now } },
+        { $set: { next_attempt_at: leaseUntil, lease_owner: owner, claim_token: token } },
       );
-      if (!doc) break;
-      claimed.push({
-        id: doc._id,
-        webhookId: doc.webhook_id,
-        workspaceId: doc.workspace_id,
-        eventId: doc.event_id,
-        eventType: doc.event_type,
-        payload: doc.payload,
-        createdAt: doc.created_at,
-        nextAttemptAt: doc.next_attempt_at,
-        attempts: doc.attempts,
-        roundStart: doc.round_start,
-        claimToken: token,
-        leaseUntil: doc.next_attempt_at,
-      });
+      const docs = await this.deliveries.find({ _id: { $in: ids }, claim_token: token }).toArray();
+      const order = new Map(ids.map((id, i) => [id, i]));
+      docs.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
+      for (const doc of docs) {
+        claimed.push({
+          id: doc._id,
+          webhookId: doc.webhook_id,
+          workspaceId: doc.workspace_id,
+          eventId: doc.event_id,
+          eventType: doc.event_type,
+          payload: doc.payload,
+          createdAt: doc.created_at,
+          nextAttemptAt: doc.next_attempt_at,
+          attempts: doc.attempts,
+          roundStart: doc.round_start,
+          claimToken: token,
+          leaseUntil: doc.next_attempt_at,
+        });
+      }
     }
     return claimed;
   }
 
   async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
-    let settled = false;
+    return (await this.settleMany([{ claim, attempt, settlement }]))[0];
+  }
+
+  async settleMany(requests: readonly SettleRequest[]): Promise<boolean[]> {
+    if (requests.length === 0) return [];
+    let settled: boolean[] = [];
     await this.inTransaction(async (session) => {
-      const result = await this.deliveries.updateOne(
-        { _id: claim.id, claim_token: claim.claimToken },
-        {
-          $set: {
-            status: settlement.status === 'retry' ? 'pending' : settlement.status,
-            next_attempt_at: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
-            lease_owner: null,
-            claim_token: null,
-            last_error: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
-            settled_at: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
+      settled = []; // withTransaction may run this again
+      const attempts: DeliveryAttempt[] = [];
+      for (const { claim, attempt, settlement } of requests) {
+        const result = await this.deliveries.updateOne(
+          { _id: claim.id, claim_token: claim.claimToken },
+          {
+            $set: {
+              status: settlement.status === 'retry' ? 'pending' : settlement.status,
+              next_attempt_at: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
+              lease_owner: null,
+              claim_token: null,
+              last_error: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
+              settled_at: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
+            },
+            $inc: { attempts: attempt ? 1 : 0 },
           },
-          $inc: { attempts: attempt ? 1 : 0 },
-        },
-        { session },
-      );
-      settled = result.matchedCount === 1;
-      if (settled && attempt) await this.insertAttempt(attempt, session);
+          { session },
+        );
+        const ok = result.matchedCount === 1;
+        settled.push(ok);
+        if (ok && attempt) attempts.push(attempt);
+      }
+      if (attempts.length > 0) await this.insertAttempts(attempts, session);
     });
     return settled;
   }
@@ -270,19 +296,20 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await this.insertAttempt(attempt);
+    await this.insertAttempts([attempt]);
   }
 
-  /** The log is ordered by a counter (one `$inc`), so pages are stable whatever the clocks say. */
-  private async insertAttempt(attempt: DeliveryAttempt, session?: ClientSession): Promise<void> {
+  /** The log is ordered by a counter (one `$inc` reserves a range), so pages are stable whatever the clocks say. */
+  private async insertAttempts(attempts: readonly DeliveryAttempt[], session?: ClientSession): Promise<void> {
     const counter = await this.counters.findOneAndUpdate(
       { _id: 'attempts' },
-      { $inc: { seq: 1 } },
+      { $inc: { seq: attempts.length } },
       { upsert: true, returnDocument: 'after', session },
     );
-    await this.attempts.insertOne(
-      {
-        _id: counter!.seq,
+    const first = counter!.seq - attempts.length + 1;
+    await this.attempts.insertMany(
+      attempts.map((attempt, i) => ({
+        _id: first + i,
         delivery_id: attempt.deliveryId,
         webhook_id: attempt.webhookId,
         workspace_id: attempt.workspaceId,
@@ -295,8 +322,8 @@ export class MongoWebhookQueue implements WebhookQueue {
         response_body: attempt.responseBody,
         error: attempt.error,
         next_attempt_at: attempt.nextAttemptAt,
-      },
-      { session },
+      })),
+      { session, ordered: true },
     );
   }
 

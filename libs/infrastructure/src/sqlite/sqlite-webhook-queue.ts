@@ -5,6 +5,7 @@ import {
   DeliveryAttempt,
   FanoutBatch,
   FanoutLeaseLostError,
+  SettleRequest,
   Settlement,
   StoredAttempt,
   WebhookQueue,
@@ -43,6 +44,8 @@ interface AttemptRow {
 
 const FANOUT = 'fanout';
 
+const PRUNE_CHUNK = 5_000;
+
 /**
  * The embedded webhook queue: one SQLite file (WAL) beside the event store.
  *
@@ -54,6 +57,11 @@ const FANOUT = 'fanout';
  * `synchronous=NORMAL` is enough here: in WAL mode a power cut can only lose the newest
  * transactions whole. A lost fan-out batch is redone from the checkpoint it was committed with
  * (delivery ids are deterministic), a lost settlement means one more attempt: at least once.
+ * The worker claims and settles in batches (one transaction each), so the WAL grows by a few
+ * pages per batch rather than per delivery, and SQLite's own checkpoints stay rare.
+ *
+ * Indexes are shaped for the hot path: the due index holds pending deliveries only (a settled
+ * delivery leaves it for good), and settling touches no other index but the retention one.
  */
 export class SqliteWebhookQueue implements WebhookQueue {
   private readonly db: Database.Database;
@@ -77,8 +85,11 @@ export class SqliteWebhookQueue implements WebhookQueue {
         attempts INTEGER NOT NULL DEFAULT 0, round_start INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
         lease_owner TEXT, claim_token TEXT, last_error TEXT, settled_at INTEGER
       );
-      CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
-      CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, status, created_at);
+      DROP INDEX IF EXISTS webhook_deliveries_due;
+      DROP INDEX IF EXISTS webhook_deliveries_by_webhook;
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_pending_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook_time ON webhook_deliveries (webhook_id, created_at);
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON webhook_deliveries (settled_at) WHERE settled_at IS NOT NULL;
       CREATE TABLE IF NOT EXISTS webhook_attempts (
         seq INTEGER PRIMARY KEY AUTOINCREMENT, delivery_id TEXT NOT NULL, webhook_id TEXT NOT NULL,
         workspace_id TEXT NOT NULL, event_type TEXT NOT NULL, attempt INTEGER NOT NULL, attempted_at INTEGER NOT NULL,
@@ -147,8 +158,12 @@ export class SqliteWebhookQueue implements WebhookQueue {
            last_error = NULL, settled_at = NULL
          WHERE webhook_id = @webhookId AND status = 'failed' AND created_at >= @since AND created_at < @until`,
       ),
-      pruneDeliveries: db.prepare("DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND settled_at < ?"),
-      pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE attempted_at < ?'),
+      // In chunks (see prune), each found through an index: settled_at is only set on settled deliveries.
+      pruneDeliveries: db.prepare(
+        `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
+           WHERE settled_at < ? AND status IN ('succeeded', 'failed') LIMIT ?)`,
+      ),
+      pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)'),
     };
   }
 
@@ -228,20 +243,28 @@ export class SqliteWebhookQueue implements WebhookQueue {
   }
 
   async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
-    return this.db.transaction(() => {
-      const changed = this.stmt.settle.run({
-        id: claim.id,
-        claimToken: claim.claimToken,
-        status: settlement.status === 'retry' ? 'pending' : settlement.status,
-        attempted: attempt ? 1 : 0,
-        nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
-        lastError: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
-        settledAt: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
-      }).changes;
-      if (changed === 0) return false;
-      if (attempt) this.insertAttempt(attempt);
-      return true;
-    })();
+    return (await this.settleMany([{ claim, attempt, settlement }]))[0];
+  }
+
+  /** One transaction for the whole batch: one WAL commit instead of one per attempt. */
+  async settleMany(requests: readonly SettleRequest[]): Promise<boolean[]> {
+    if (requests.length === 0) return [];
+    return this.db.transaction(() => requests.map((request) => this.settleOne(request)))();
+  }
+
+  private settleOne({ claim, attempt, settlement }: SettleRequest): boolean {
+    const changed = this.stmt.settle.run({
+      id: claim.id,
+      claimToken: claim.claimToken,
+      status: settlement.status === 'retry' ? 'pending' : settlement.status,
+      attempted: attempt ? 1 : 0,
+      nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : 0,
+      lastError: settlement.status === 'failed' ? settlement.reason : (attempt?.error ?? null),
+      settledAt: settlement.status === 'retry' ? null : (attempt?.attemptedAt ?? Date.now()),
+    }).changes;
+    if (changed === 0) return false;
+    if (attempt) this.insertAttempt(attempt);
+    return true;
   }
 
   async release(claim: { id: string; claimToken: string }): Promise<void> {
@@ -282,15 +305,21 @@ export class SqliteWebhookQueue implements WebhookQueue {
     return this.stmt.requeue.run({ webhookId, ...options }).changes;
   }
 
+  /**
+   * Deletes in chunks with a turn of the event loop between them: a month of deliveries can be
+   * millions of rows, and one statement that large would stop the process while it runs.
+   */
   async prune(before: number): Promise<void> {
-    this.db.transaction(() => {
-      this.stmt.pruneDeliveries.run(before);
-      this.stmt.pruneAttempts.run(before);
-    })();
+    for (const statement of [this.stmt.pruneDeliveries, this.stmt.pruneAttempts]) {
+      while (this.db.open && statement.run(before, PRUNE_CHUNK).changes === PRUNE_CHUNK) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
+
 }
 

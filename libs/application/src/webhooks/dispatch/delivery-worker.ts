@@ -1,23 +1,28 @@
-import { OPERATOR, webhookDecider, WebhookState, webhookStream } from '@app/domain';
+import { webhookDecider, WebhookState, webhookStream } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
-import { ClaimedDelivery, DeliveryAttempt, Settlement, WebhookQueue } from '../../ports/webhook-queue.port';
-import { CommandContext } from '../../shared/command-context';
+import { ClaimedDelivery, DeliveryAttempt, Settlement, SettleRequest, WebhookQueue } from '../../ports/webhook-queue.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { WebhookSettings } from '../webhook-settings';
+import { AttemptRecorder } from './attempt-recorder';
 import { nextRetryDelay } from './retry-policy';
 import { AttemptOutcome, WebhookSender } from './webhook-sender';
 import { DispatchLogger } from './webhook-fanout';
+
+export { dispatcherContext } from './dispatcher-context';
 
 export interface WorkerOptions {
   /** How long a claim lasts; longer than the request timeout, so a live attempt never outlives it. */
   leaseMs: number;
   /** Longest sleep between two looks at the queue (deliveries fanned out by other processes). */
   pollIntervalMs: number;
+  /** Successful attempts of one subscription are recorded on its stream at most this often (AttemptRecorder). */
+  recordLingerMs?: number;
 }
 
-/** Events caused by the dispatcher: no request behind them, the delivery id correlates them. */
-export function dispatcherContext(workspaceId: string, deliveryId: string): CommandContext {
-  return { actor: OPERATOR, workspaceId, requestId: `webhook-dispatch-${deliveryId}` };
+interface PendingSettle {
+  request: SettleRequest;
+  resolve(settled: boolean): void;
+  reject(error: unknown): void;
 }
 
 /**
@@ -27,15 +32,30 @@ export function dispatcherContext(workspaceId: string, deliveryId: string): Comm
  *
  * For every attempt the queue is settled first (attempt log, next retry or final state), then the
  * outcome is recorded on the webhook's stream (last_triggered_at, failure_count, automatic pause).
+ *
+ * Batching, so that the cost per delivery is the HTTP request and little else:
+ * - claims come in batches: the queue is read when something may be due (a fan-out, a recover, a
+ *   retry's due time, the poll) and, while it has more than we take, again whenever a quarter of
+ *   the slots are free, not after every attempt;
+ * - the subscription's state (URL, secrets, paused or deleted) is loaded once per claimed batch;
+ * - the settlements of attempts that end in the same turn of the event loop are written together
+ *   (`settleMany`, one transaction);
+ * - outcomes are recorded on the webhook's stream coalesced (AttemptRecorder).
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, AbortController>();
-  /** Outcomes being recorded on webhook streams; they no longer hold a delivery slot. */
-  private readonly recording = new Set<Promise<unknown>>();
+  private readonly recorder: AttemptRecorder;
+  private readonly refillAt: number;
   private stopped = true;
   private pumping = false;
   private again = false;
+  /** The last claim got all it asked for: more is probably due, and finishing attempts fetch it. */
+  private backlog = false;
   private timer: NodeJS.Timeout | null = null;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private settling: PendingSettle[] = [];
+  private settleFlush: Promise<void> | null = null;
+  private settleScheduled = false;
 
   constructor(
     private readonly queue: WebhookQueue,
@@ -46,25 +66,34 @@ export class DeliveryWorker {
     private readonly owner: string,
     private readonly options: WorkerOptions,
     private readonly logger: DispatchLogger,
-  ) {}
+  ) {
+    this.recorder = new AttemptRecorder(repository, settings.pauseAfterFailures, options.recordLingerMs ?? 100, logger);
+    this.refillAt = Math.max(1, Math.floor(settings.concurrency / 4));
+  }
 
   start(): void {
     this.stopped = false;
     this.wake();
   }
 
-  /** Stops claiming, aborts attempts in flight (their claims are given back) and waits for them. */
+  /**
+   * Stops claiming, aborts attempts in flight (their claims are given back), waits for them, and
+   * records the outcomes still waiting on the webhooks' streams.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.clearTimer();
     for (const controller of this.inFlight.values()) controller.abort();
     while (this.inFlight.size > 0 || this.pumping) await new Promise((r) => setTimeout(r, 5));
-    await Promise.allSettled([...this.recording]);
+    await this.recorder.flush();
   }
 
   /** Something may be due now (new deliveries, a recover). */
   wake(): void {
     if (this.stopped) return;
+    // Saturated with more waiting: the next refill fetches it; a claim of one or two slots now
+    // would cost a queue write for nothing.
+    if (this.backlog && this.settings.concurrency - this.inFlight.size < this.refillAt) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -74,21 +103,24 @@ export class DeliveryWorker {
 
   private async pump(): Promise<void> {
     this.pumping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.clearTimer();
     try {
       do {
         this.again = false;
         const free = this.settings.concurrency - this.inFlight.size;
-        if (free <= 0) return; // a finishing attempt wakes us
+        if (free <= 0) {
+          this.backlog = true; // a finishing attempt fetches more
+          return;
+        }
         const claimed = await this.queue.claimDue(this.owner, this.clock.now(), free, this.options.leaseMs);
-        for (const delivery of claimed) this.run(delivery);
-        if (claimed.length === free) this.again = true;
+        this.backlog = claimed.length === free;
+        if (claimed.length > 0) this.dispatch(claimed);
+        if (this.backlog) this.again = true;
       } while (this.again && !this.stopped);
       await this.sleepUntilDue();
     } catch (error) {
       this.logger.error('Webhook delivery worker failed to read the queue; retrying', error);
-      this.schedule(this.options.pollIntervalMs);
+      this.scheduleAt(this.clock.now() + this.options.pollIntervalMs);
     } finally {
       this.pumping = false;
       // A wake-up that arrived while this pass was ending is not lost.
@@ -98,37 +130,72 @@ export class DeliveryWorker {
 
   private async sleepUntilDue(): Promise<void> {
     if (this.stopped) return;
+    const now = this.clock.now();
     const due = await this.queue.nextDueAt();
-    const wait = due === null ? this.options.pollIntervalMs : Math.min(Math.max(0, due - this.clock.now()), this.options.pollIntervalMs);
-    this.schedule(wait);
+    this.scheduleAt(due === null ? now + this.options.pollIntervalMs : Math.min(Math.max(now, due), now + this.options.pollIntervalMs));
   }
 
-  private schedule(ms: number) {
-    if (this.stopped) return;
+  /** Looks at the queue again at `at`, unless an earlier look is already planned. */
+  private scheduleAt(at: number) {
+    if (this.stopped || at >= this.timerAt) return;
+    this.clearTimer();
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.wake();
+    }, Math.max(0, at - this.clock.now()));
+  }
+
+  private clearTimer() {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer = null;
+    this.timerAt = Number.POSITIVE_INFINITY;
   }
 
-  private run(delivery: ClaimedDelivery): void {
-    const controller = new AbortController();
-    this.inFlight.set(delivery.id, controller);
-    void this.process(delivery, controller.signal)
+  /** Takes the slots at once, loads each subscription's state once, then runs the attempts. */
+  private dispatch(claimed: ClaimedDelivery[]): void {
+    const byWebhook = new Map<string, ClaimedDelivery[]>();
+    for (const delivery of claimed) {
+      this.inFlight.set(delivery.id, new AbortController());
+      const group = byWebhook.get(delivery.webhookId);
+      if (group) group.push(delivery);
+      else byWebhook.set(delivery.webhookId, [delivery]);
+    }
+    for (const [webhookId, deliveries] of byWebhook) {
+      this.repository.load<WebhookState>(webhookDecider, webhookStream(webhookId)).then(
+        ({ state }) => {
+          for (const delivery of deliveries) this.run(delivery, state);
+        },
+        (error) => {
+          // Their claims run out and they become due again.
+          this.logger.error(`Webhook ${webhookId}: its state could not be loaded; ${deliveries.length} delivery(ies) wait for their claims to end`, error);
+          for (const delivery of deliveries) this.finished(delivery.id);
+        },
+      );
+    }
+  }
+
+  private run(delivery: ClaimedDelivery, state: WebhookState): void {
+    const signal = this.inFlight.get(delivery.id)!.signal;
+    void this.process(delivery, state, signal)
       .catch((error) => this.logger.error(`Webhook delivery ${delivery.id} could not be processed`, error))
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        this.wake();
-      });
+      .finally(() => this.finished(delivery.id));
   }
 
-  private async process(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
-    const { state } = await this.repository.load<WebhookState>(webhookDecider, webhookStream(delivery.webhookId));
+  private finished(deliveryId: string) {
+    this.inFlight.delete(deliveryId);
+    if (this.backlog) this.wake(); // which claims once a quarter of the slots are free
+  }
+
+  private async process(delivery: ClaimedDelivery, state: WebhookState, signal: AbortSignal): Promise<void> {
     if (state.status !== 'live') {
-      await this.queue.settle(delivery, null, { status: 'failed', reason: 'Webhook deleted' });
+      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook deleted' } });
       return;
     }
     if (state.fields.status === 'paused') {
       // Paused subscriptions receive nothing; POST /webhooks/{id}/recover re-queues these.
-      await this.queue.settle(delivery, null, { status: 'failed', reason: 'Webhook paused' });
+      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } });
       return;
     }
     const outcome = await this.sender.attempt(
@@ -156,32 +223,50 @@ export class DeliveryWorker {
       error: outcome.error,
       nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : null,
     };
-    if (!(await this.queue.settle(delivery, attempt, settlement))) {
+    if (!(await this.settle({ claim: delivery, attempt, settlement }))) {
       this.logger.warn(`Webhook delivery ${delivery.id}: claim expired during the attempt; its outcome was not recorded`);
       return;
     }
+    if (settlement.status === 'retry') this.scheduleAt(settlement.nextAttemptAt);
     // The queue is settled: the slot is free for the next delivery while the outcome is recorded.
-    const recorded = this.repository.execute(
-      webhookDecider,
-      webhookStream(delivery.webhookId),
-      {
-        type: 'RecordDeliveryAttempt',
-        deliveryId: delivery.id,
-        attempt: attemptNumber,
-        succeeded: outcome.succeeded,
-        gone: outcome.gone,
-        responseStatus: outcome.responseStatus,
-        test: false,
-        attemptedAt: outcome.attemptedAt,
-        pauseAfterFailures: this.settings.pauseAfterFailures,
-      },
-      dispatcherContext(delivery.workspaceId, delivery.id),
-      { waitForReadModels: false },
-    );
-    this.recording.add(recorded);
-    void recorded
-      .catch((error) => this.logger.error(`Webhook delivery ${delivery.id}: the attempt could not be recorded on the webhook`, error))
-      .finally(() => this.recording.delete(recorded));
+    this.recorder.add(delivery.webhookId, delivery.workspaceId, {
+      deliveryId: delivery.id,
+      succeeded: outcome.succeeded,
+      gone: outcome.gone,
+      responseStatus: outcome.responseStatus,
+      attemptedAt: outcome.attemptedAt,
+    });
+  }
+
+  /**
+   * Settles through a shared batch: requests made in the same turn of the event loop (and while a
+   * batch is being written) are written together.
+   */
+  private settle(request: SettleRequest): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.settling.push({ request, resolve, reject });
+      this.scheduleSettle();
+    });
+  }
+
+  private scheduleSettle() {
+    if (this.settleScheduled || this.settleFlush || this.settling.length === 0) return;
+    this.settleScheduled = true;
+    setImmediate(() => {
+      this.settleScheduled = false;
+      const batch = this.settling;
+      this.settling = [];
+      this.settleFlush = this.queue
+        .settleMany(batch.map((pending) => pending.request))
+        .then(
+          (settled) => batch.forEach((pending, i) => pending.resolve(settled[i] ?? false)),
+          (error) => batch.forEach((pending) => pending.reject(error)),
+        )
+        .finally(() => {
+          this.settleFlush = null;
+          this.scheduleSettle();
+        });
+    });
   }
 
   private settlementOf(delivery: ClaimedDelivery, attemptNumber: number, outcome: AttemptOutcome): Settlement {

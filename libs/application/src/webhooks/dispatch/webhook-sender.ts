@@ -29,6 +29,8 @@ export interface AttemptOutcome {
 }
 
 const USER_AGENT = 'WorkspaceOperations-Webhooks/1';
+/** Opened secrets kept in memory (by webhook and sealed value), so a burst opens each once. */
+const OPENED_SECRETS_KEPT = 1_000;
 
 /**
  * Makes one signed attempt: opens the secrets that sign at this moment (the current one, and the
@@ -36,6 +38,8 @@ const USER_AGENT = 'WorkspaceOperations-Webhooks/1';
  * it through the transport. Shared by the delivery worker and the test endpoint.
  */
 export class WebhookSender {
+  private readonly opened = new Map<string, string>();
+
   constructor(
     private readonly transport: WebhookTransport,
     private readonly secretBox: WebhookSecretBox,
@@ -47,7 +51,7 @@ export class WebhookSender {
     const attemptedAt = this.clock.now();
     let secrets: string[];
     try {
-      secrets = signingSecrets(target.secrets, attemptedAt).map((sealed) => this.secretBox.open(sealed, target.webhookId));
+      secrets = signingSecrets(target.secrets, attemptedAt).map((sealed) => this.open(sealed, target.webhookId));
     } catch {
       return failure(attemptedAt, 'The signing secret could not be decrypted; rotate the secret');
     }
@@ -72,6 +76,22 @@ export class WebhookSender {
       retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(response.retryAfter, this.clock.now()) : null,
       error: succeeded ? null : status >= 300 && status <= 399 ? `Redirect (${status}) not followed` : null,
     };
+  }
+
+  /**
+   * The secret box opens a sealed secret (AES-GCM) once; the clear secret then stays in this
+   * process's memory, where signing needs it anyway. A rotation seals a new value, which is a new
+   * entry; the oldest entries go beyond the limit.
+   */
+  private open(sealed: string, webhookId: string): string {
+    const key = `${webhookId}\n${sealed}`;
+    let secret = this.opened.get(key);
+    if (secret === undefined) {
+      secret = this.secretBox.open(sealed, webhookId);
+      this.opened.set(key, secret);
+      if (this.opened.size > OPENED_SECRETS_KEPT) this.opened.delete(this.opened.keys().next().value!);
+    }
+    return secret;
   }
 }
 

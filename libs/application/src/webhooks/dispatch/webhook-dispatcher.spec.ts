@@ -1,0 +1,217 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OPERATOR, projectDecider, projectStream, webhookDecider, WebhookEvent, WebhookState, webhookStream } from '@app/domain';
+import { SqliteEventStore, SqliteWebhookQueue } from '@app/infrastructure/sqlite';
+import { systemClock } from '../../ports/clock.port';
+import { WebhookRequest, WebhookResponse, WebhookTransport } from '../../ports/webhook-transport.port';
+import { WebhookSecretBox } from '../../ports/webhook-secrets.port';
+import { CommandContext } from '../../shared/command-context';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
+import { generateWebhookSecret } from '../webhook-signature';
+import { WebhookSettings } from '../webhook-settings';
+import { DeliveryWorker } from './delivery-worker';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookSender } from './webhook-sender';
+
+/**
+ * The dispatcher end to end inside one process: the real SQLite event store and queue, a fake
+ * transport standing in for the receivers. (Real HTTPS, signatures and restarts:
+ * test/e2e/webhooks-delivery.e2e-spec.ts.)
+ */
+describe('Webhook dispatcher', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let queue: SqliteWebhookQueue;
+  let repository: EventSourcedRepository;
+  let sent: { request: WebhookRequest; at: number }[];
+  let answer: (request: WebhookRequest) => number;
+  let opened: number;
+  const running: { stop(): Promise<void> }[] = [];
+  const silent = { error: () => undefined, warn: () => undefined };
+  const ctx: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'test' };
+
+  const transport: WebhookTransport = {
+    async send(request) {
+      sent.push({ request, at: Date.now() });
+      await new Promise((r) => setTimeout(r, 2));
+      const status = answer(request);
+      return { kind: 'response', status, retryAfter: null, body: '', durationMs: 2 } satisfies WebhookResponse;
+    },
+    close: async () => undefined,
+  };
+  const box: WebhookSecretBox = {
+    seal: (secret) => `sealed:${secret}`,
+    open: (sealed) => {
+      opened++;
+      return sealed.slice('sealed:'.length);
+    },
+  };
+  const settingsWith = (overrides: Partial<WebhookSettings> = {}): WebhookSettings => ({
+    retryDelaysMs: [0, 50, 50, 50, 50],
+    pauseAfterFailures: 3,
+    allowPrivateTargets: true,
+    requestTimeoutMs: 2_000,
+    jitterRatio: 0,
+    concurrency: 64,
+    retentionMs: 60_000,
+    ...overrides,
+  });
+  const dispatcher = (settings: WebhookSettings, options: { recordLingerMs?: number } = {}) => {
+    const sender = new WebhookSender(transport, box, settings, systemClock);
+    const started = new WebhookDispatcher(events, queue, repository, sender, settings, systemClock, silent, {
+      pollIntervalMs: 60_000, // no poll in these tests: whatever happens, something woke the worker
+      ...options,
+    });
+    running.push(started);
+    return started;
+  };
+
+  const createWebhook = async (id = 'whk_1') => {
+    await repository.execute(
+      webhookDecider,
+      webhookStream(id),
+      {
+        type: 'CreateWebhook',
+        id,
+        workspaceId: 'ws_1',
+        name: 'Receiver',
+        url: 'https://hooks.example/in',
+        eventTypes: ['project.created'],
+        sealedSecret: box.seal(generateWebhookSecret(), id),
+        createdBy: null,
+        now: Date.now(),
+      },
+      ctx,
+    );
+    return id;
+  };
+  let projects = 0;
+  const createProject = () => {
+    const id = `prj_${++projects}`;
+    return repository.execute(
+      projectDecider,
+      projectStream(id),
+      {
+        type: 'CreateProject',
+        id,
+        workspaceId: 'ws_1',
+        name: `Project ${projects}`,
+        description: 'Spillway',
+        status: 'planned',
+        startDate: '2026-06-01',
+        createdBy: { id: 'key_1', email: null, first_name: null, last_name: null, profile_picture: null },
+        now: Date.now(),
+      },
+      ctx,
+    );
+  };
+  const streamOf = async (webhookId: string) => (await events.readStream(webhookStream(webhookId))).map((e) => e as unknown as WebhookEvent);
+  const stateOf = async (webhookId: string) =>
+    (await new EventSourcedRepository(events, systemClock, { waitFor: async () => true }).load<WebhookState>(webhookDecider, webhookStream(webhookId)))
+      .state as Extract<WebhookState, { status: 'live' }>;
+  async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wh-dispatch-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 60_000 });
+    queue = new SqliteWebhookQueue(join(dir, 'webhooks.db'));
+    repository = new EventSourcedRepository(events, systemClock, { waitFor: async () => true });
+    sent = [];
+    answer = () => 204;
+    opened = 0;
+  });
+  afterEach(async () => {
+    for (const started of running.splice(0)) await started.stop();
+    await queue.close();
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is woken by the fan-out: a new event is delivered at once, not at the next poll', async () => {
+    const hooks = dispatcher(settingsWith());
+    await hooks.start();
+    await createWebhook();
+    const committed = Date.now();
+    await createProject();
+    await until(() => sent.length === 1);
+    expect(sent[0].at - committed).toBeLessThan(1_000); // the poll is a minute away
+    expect(JSON.parse(sent[0].request.body)).toMatchObject({ type: 'project.created', data: { id: 'prj_1' } });
+  });
+
+  it('records the attempts coalesced: few events, the same counts, last_triggered_at the latest attempt', async () => {
+    const hooks = dispatcher(settingsWith(), { recordLingerMs: 60_000 });
+    await hooks.start();
+    const webhookId = await createWebhook();
+    await Promise.all(Array.from({ length: 30 }, () => createProject()));
+    await until(() => sent.length === 30);
+    await hooks.stop(); // writes what still waits
+
+    const log = await queue.listAttempts(webhookId, { limit: 100 });
+    expect(log).toHaveLength(30);
+    const recorded = (await streamOf(webhookId)).filter((e) => e.type === 'webhook.deliveries_attempted');
+    expect(recorded.length).toBeLessThanOrEqual(3);
+    const total = recorded.reduce((sum, e) => sum + (e.type === 'webhook.deliveries_attempted' ? e.data.attempts : 0), 0);
+    expect(total).toBe(30);
+    const state = await stateOf(webhookId);
+    expect(state.fields).toMatchObject({ failure_count: 0, status: 'active', last_triggered_at: Math.max(...log.map((a) => a.attemptedAt)) });
+    expect(opened).toBe(1); // the sealed secret was opened once for all 30 signatures
+  });
+
+  it('retries on time and pauses at the threshold before the next retry goes out', async () => {
+    answer = () => 500;
+    const hooks = dispatcher(settingsWith(), { recordLingerMs: 60_000 });
+    await hooks.start();
+    const webhookId = await createWebhook();
+    const started = Date.now();
+    await createProject();
+    await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
+    expect(Date.now() - started).toBeLessThan(2_000); // retries 50 ms apart were not left to the poll
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sent).toHaveLength(3);
+    expect((await stateOf(webhookId)).fields.failure_count).toBe(3);
+    expect((await streamOf(webhookId)).map((e) => e.type).slice(1)).toEqual(
+      expect.arrayContaining(['webhook.deliveries_attempted', 'webhook.auto_paused']),
+    );
+    expect((await streamOf(webhookId)).at(-1)).toMatchObject({ type: 'webhook.auto_paused', data: { failure_count: 3 } });
+  });
+
+  it('two workers on one queue never make the same attempt', async () => {
+    const webhookId = await createWebhook();
+    const now = Date.now();
+    await queue.acquireFanout('test', now, 60_000);
+    const ids = Array.from({ length: 200 }, (_, i) => `msg_${String(i).padStart(4, '0')}`);
+    await queue.commitFanout('test', {
+      checkpoint: 1,
+      upsertRoutes: [],
+      removeRoutes: [],
+      deliveries: ids.map((id) => ({ id, webhookId, workspaceId: 'ws_1', eventId: id, eventType: 'project.created', payload: '{}', createdAt: now, nextAttemptAt: now })),
+    });
+    const settings = settingsWith({ concurrency: 16 });
+    const second = new SqliteWebhookQueue(join(dir, 'webhooks.db'));
+    const workers = [queue, second].map((q, i) => {
+      const worker = new DeliveryWorker(q, new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
+        new WebhookSender(transport, box, settings, systemClock), settings, systemClock, `worker-${i}`,
+        { leaseMs: 60_000, pollIntervalMs: 20 }, silent);
+      running.push(worker);
+      return worker;
+    });
+    try {
+      workers.forEach((w) => w.start());
+      await until(() => sent.length >= 200);
+      await new Promise((r) => setTimeout(r, 100));
+      const delivered = sent.map((s) => s.request.headers['webhook-id']);
+      expect(delivered).toHaveLength(200);
+      expect(new Set(delivered).size).toBe(200);
+    } finally {
+      for (const worker of running.splice(running.length - 2)) await worker.stop();
+      await second.close();
+    }
+  });
+});
