@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../apps/api/src/bootstrap';
+import { createApp, CreateAppOptions } from '../../apps/api/src/bootstrap';
 import { loadConfig } from '../../apps/api/src/config';
 
 export const ADMIN_TOKEN = 'adm_test_token_for_e2e';
@@ -23,10 +23,11 @@ export class TestApp {
     private readonly ownsDir: boolean,
   ) {}
 
-  static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+  /** `appOptions` (e.g. shorter request timeouts) go to createApp as they are. */
+  static async start(env: Record<string, string> = {}, dataDir?: string, appOptions: CreateAppOptions = {}): Promise<TestApp> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
-    const app = await createApp(config, { logger: false });
+    const app = await createApp(config, { logger: false, ...appOptions });
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };
     return new TestApp(app, `http://127.0.0.1:${address.port}`, dir, dataDir === undefined);

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyAuthenticator, API_KEY_PREFIX, Principal } from '@app/application';
+import { ApiKeyAuthenticator, API_KEY_PREFIX, AuthResult, Principal } from '@app/application';
 import { APP_CONFIG } from '../tokens';
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../config';
@@ -19,6 +19,8 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface AuthenticatedRequest extends FastifyRequest {
   principal?: Principal;
   operator?: boolean;
+  /** Set when the key was already resolved for this request (the per-key rate limit does it first). */
+  authentication?: AuthResult;
 }
 
 export function bearerOf(request: FastifyRequest): string | undefined {
@@ -57,7 +59,7 @@ export class AuthGuard implements CanActivate {
       return true;
     }
 
-    const result = await this.authenticator.authenticate(presented);
+    const result = request.authentication ?? (await this.authenticator.authenticate(presented));
     if (!result.ok) throw new AuthError(result.failure);
     if (result.principal.scope === 'read_only' && !READ_METHODS.has(request.method)) {
       throw new AuthError('read_only_access');

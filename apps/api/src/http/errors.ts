@@ -25,6 +25,25 @@ export interface ErrorResponse {
   headers?: Record<string, string>;
 }
 
+/**
+ * An HTTP-level refusal that is not a domain rule (a malformed header, a key reused for another
+ * request, a request still in progress), with the headers that help the client act on it.
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'HttpProblem';
+  }
+}
+
+/** The 503 of a request not answered in time (http/request-bounds.ts). */
+export const REQUEST_TIMED_OUT =
+  'The request did not finish in time and may still take effect; retry it (a POST with the same Idempotency-Key takes effect once)';
+
 const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
   validation: 400,
   not_found: 404,
@@ -40,6 +59,9 @@ const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof AuthError) {
     return { status: 403, body: { message: error.message, code_name: error.code } };
+  }
+  if (error instanceof HttpProblem) {
+    return { status: error.status, body: { message: error.message }, headers: error.headers };
   }
   if (error instanceof DomainError) {
     return { status: DOMAIN_STATUS[error.kind], body: { message: error.message } };

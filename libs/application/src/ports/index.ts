@@ -6,4 +6,6 @@ export * from './read-your-writes.port';
 export * from './webhook-queue.port';
 export * from './webhook-transport.port';
 export * from './webhook-secrets.port';
+export * from './rate-limit-store.port';
+export * from './idempotency-store.port';
 export * from './subject-key-store.port';

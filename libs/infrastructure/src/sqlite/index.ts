@@ -1,4 +1,5 @@
 export * from './sqlite-event-store';
 export * from './sqlite-read-model-store';
+export * from './sqlite-idempotency-store';
 export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';

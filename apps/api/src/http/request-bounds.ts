@@ -1,0 +1,123 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Bounds on what one request may cost, each answered with a JSON `{ message }` 4xx (or 503 when
+ * the service itself is too slow), never a dropped connection or a 5xx:
+ *
+ * | bound                     | default         | answer                        |
+ * |---------------------------|-----------------|-------------------------------|
+ * | body size                 | 1 MiB           | 413 (Fastify `bodyLimit`)     |
+ * | request line + headers    | 16 KiB          | 431 (Node `maxHeaderSize`)    |
+ * | URL length                | 4096 characters | 414 (hook below)              |
+ * | headers received within   | 15 s            | 408 (Node `headersTimeout`)   |
+ * | whole request received in | 20 s            | 408 (Node `requestTimeout`)   |
+ * | answered within           | 30 s after that | 503 (hook below)              |
+ *
+ * A POST holding an Idempotency-Key is exempt from the last one (limits/idempotency.ts).
+ *
+ * Page size (50) and field bounds are the application's (spec section 8).
+ */
+export interface RequestBounds {
+  maxUrlLength: number;
+  maxHeaderBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** From the moment the whole request has been received until the response must be under way. */
+  handlerTimeoutMs: number;
+  /** How often Node looks for requests past their timeouts (the timeouts are this precise). */
+  timeoutCheckEveryMs: number;
+}
+
+export const DEFAULT_REQUEST_BOUNDS: RequestBounds = {
+  maxUrlLength: 4096,
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 20_000,
+  handlerTimeoutMs: 30_000,
+  timeoutCheckEveryMs: 1_000,
+};
+
+/**
+ * `onRequest` hook: a URL longer than the bound is refused before routing. Typed by shape, as
+ * NestJS's adapter brings its own copy of Fastify's types.
+ */
+export function refuseLongUrls(maxUrlLength: number) {
+  return (request: { url: string }, reply: { code(status: number): { send(payload: unknown): unknown } }, done: () => void) => {
+    if (request.url.length <= maxUrlLength) return done();
+    // Answered here: the request goes no further (done is not called).
+    reply.code(414).send({ message: `The URL is too long (at most ${maxUrlLength} characters)` });
+  };
+}
+
+/** A request with the time by which it must be answered (set by `answerInTime`). */
+interface TimedRequest {
+  respondBy?: number;
+  timeoutExempt?: boolean;
+}
+
+/** Milliseconds this request has left before its timeout answers it; Infinity when it has none. */
+export function timeLeft(request: object): number {
+  const { respondBy, timeoutExempt } = request as TimedRequest;
+  return respondBy === undefined || timeoutExempt ? Infinity : respondBy - Date.now();
+}
+
+/** Lets a request run past the timeout: for work whose outcome must be known before answering. */
+export function exemptFromTimeout(request: object): void {
+  (request as TimedRequest).timeoutExempt = true;
+}
+
+/**
+ * `preHandler` hook: a request not answered `ms` after it was fully received gets a 503 JSON with
+ * `Retry-After`; the handler may still finish (and take effect) afterwards, which the message says.
+ *
+ * Fastify has a `handlerTimeout` option for this, but it is disarmed as soon as a request body
+ * has been read (the raw request's 'close' event is taken for a disconnect; fastify/fastify#6725),
+ * so it never fires for a POST or PATCH. Slow uploads are Node's `requestTimeout` (408).
+ */
+export function answerInTime(ms: number, message: string) {
+  return <P extends TimeoutReply>(request: object, reply: P, done: () => void) => {
+    const timed = request as TimedRequest;
+    timed.respondBy = Date.now() + ms;
+    const timer = setTimeout(() => {
+      if (!reply.sent && !timed.timeoutExempt) void reply.code(503).header('retry-after', '1').send({ message });
+    }, ms);
+    reply.raw.once('close', () => clearTimeout(timer));
+    done();
+  };
+}
+
+interface TimeoutReply {
+  sent: boolean;
+  raw: { once(event: 'close', listener: () => void): unknown };
+  code(status: number): { header(name: string, value: string): { send(payload: unknown): unknown } };
+}
+
+/**
+ * Node reports requests it cannot parse or that time out as `clientError`, outside any route;
+ * Fastify's default answer has its own body shape. This one answers in the API's shape.
+ */
+export function jsonClientErrorHandler(bounds: RequestBounds) {
+  return (error: Error & { code?: string }, socket: Socket) => {
+    // A reset connection has no one to answer (https://nodejs.org/api/http.html#event-clienterror).
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    let status = 400;
+    let message = 'Malformed HTTP request';
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      status = 408;
+      const [headers, all] = [bounds.headersTimeoutMs / 1000, bounds.requestTimeoutMs / 1000];
+      message = `The request was not received in time (headers within ${headers} s, all of it within ${all} s)`;
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      status = 431;
+      message = `The request line and headers are too large (at most ${bounds.maxHeaderBytes / 1024} KiB)`;
+    }
+    const body = JSON.stringify({ message });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}

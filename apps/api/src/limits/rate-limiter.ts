@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  API_KEY_PREFIX,
+  ApiKeyAuthenticator,
+  CLOCK,
+  Clock,
+  RATE_LIMIT_STORE,
+  RateLimitPolicy,
+  RateLimitStore,
+} from '@app/application';
+import type { AppConfig } from '../config';
+import { AuthenticatedRequest, bearerOf } from '../http/auth.guard';
+import { APP_CONFIG } from '../tokens';
+import { clientAddress } from './client-address';
+import {
+  rateLimitHeader,
+  rateLimitMessage,
+  rateLimitPolicies,
+  rateLimitPolicyHeader,
+  retryAfterSeconds,
+} from './rate-limit-headers';
+
+/** The API lives under /v1; what lives outside it (probes, scrapers, API docs) is not limited. */
+const LIMITED_PREFIX = '/v1/';
+const OUTAGE_WARNING_EVERY_MS = 30_000;
+
+/**
+ * The request-rate limits of spec section 8, enforced in a Fastify `onRequest` hook: before the
+ * body is read and before routing to NestJS, so a flood costs one counter check per request
+ * (unknown routes and unauthenticated requests included).
+ *
+ * Subjects: in production each valid API key counts on its own (the key is resolved here and the
+ * auth guard reuses the result), and requests without a valid key count per client IP address;
+ * in the sandbox every request counts per client IP address, before authentication.
+ *
+ * Every limited response carries `RateLimit-Policy` and `RateLimit`; a refusal is a 429 JSON
+ * `{ message }` with `Retry-After`. If the counter store fails (Redis unreachable), requests are
+ * served unlimited and the outage is logged: rate limiting protects the service, and taking the
+ * whole API down with its counters would defeat that.
+ */
+@Injectable()
+export class RateLimiter implements OnModuleInit {
+  private readonly logger = new Logger('RateLimits');
+  private readonly policies: RateLimitPolicy[];
+  private readonly policyHeader: string;
+  private readonly perApiKey: boolean;
+  private lastOutageWarning = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.policies = rateLimitPolicies(config);
+    this.policyHeader = rateLimitPolicyHeader(this.policies);
+    this.perApiKey = config.deployment === 'production';
+  }
+
+  onModuleInit() {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onRequest', (request, reply) => this.check(request, reply));
+  }
+
+  private async check(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    if (!request.url.startsWith(LIMITED_PREFIX)) return;
+    const { subject, kind } = await this.subjectOf(request as AuthenticatedRequest);
+    let decision;
+    try {
+      decision = await this.store.consume(subject, this.policies, this.clock.now());
+    } catch (error) {
+      this.reportOutage(error);
+      return;
+    }
+    void reply.header('ratelimit-policy', this.policyHeader).header('ratelimit', rateLimitHeader(decision.states));
+    if (decision.allowed) return;
+    const retryAfter = retryAfterSeconds(decision.retryAfterMs);
+    const exhausted = decision.states.filter((s) => s.remaining === 0).map((s) => s.policy);
+    void reply
+      .header('retry-after', String(retryAfter))
+      .code(429)
+      .send({ message: rateLimitMessage(exhausted, kind, retryAfter) });
+    // Returning the reply from an async hook tells Fastify the request ends here.
+    return reply;
+  }
+
+  private async subjectOf(request: AuthenticatedRequest): Promise<{ subject: string; kind: 'API key' | 'client IP address' }> {
+    if (this.perApiKey) {
+      const presented = bearerOf(request);
+      if (presented?.startsWith(API_KEY_PREFIX)) {
+        try {
+          const result = await this.authenticator.authenticate(presented);
+          request.authentication = result;
+          if (result.ok) return { subject: `key:${result.principal.keyId}`, kind: 'API key' };
+        } catch {
+          // The guard authenticates again and reports the failure; until then count per address.
+        }
+      }
+    }
+    return { subject: `ip:${clientAddress(request.ip)}`, kind: 'client IP address' };
+  }
+
+  private reportOutage(error: unknown) {
+    const now = Date.now();
+    if (now - this.lastOutageWarning < OUTAGE_WARNING_EVERY_MS) return;
+    this.lastOutageWarning = now;
+    this.logger.warn(`Rate-limit counters unavailable, serving without limits: ${(error as Error)?.message ?? error}`);
+  }
+}
