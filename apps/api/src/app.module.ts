@@ -5,9 +5,11 @@ import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
 import { CoreModule } from './core/core.module';
 import { HealthModule } from './health/health.module';
+import { LimitsModule } from './limits/limits.module';
 import { HistoryModule } from './history/history.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { OperationsModule } from './operations/operations.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
 import { DtoValidationPipe } from './http/validation';
@@ -26,7 +28,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule, WebhooksModule],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), LimitsModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule, WebhooksModule, OpenApiModule],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

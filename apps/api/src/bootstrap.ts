@@ -4,6 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
+import { conditionalResponses } from './http/conditional';
+import { REQUEST_TIMED_OUT } from './http/errors';
+import { answerInTime, DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, refuseLongUrls, RequestBounds } from './http/request-bounds';
+import { publishOpenApi } from './openapi/openapi.module';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,26 +18,47 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+export interface CreateAppOptions {
+  logger?: boolean;
+  /** Request size and time bounds (http/request-bounds.ts); tests shorten the timeouts. */
+  bounds?: Partial<RequestBounds>;
+}
+
 /** Builds the HTTP application (used by main.ts, the tests and the benchmarks). */
-export async function createApp(config: AppConfig, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const bounds: RequestBounds = { ...DEFAULT_REQUEST_BOUNDS, ...options.bounds };
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    requestTimeout: bounds.requestTimeoutMs,
+    http: {
+      maxHeaderSize: bounds.maxHeaderBytes,
+      headersTimeout: bounds.headersTimeoutMs,
+      connectionsCheckingInterval: bounds.timeoutCheckEveryMs,
+    },
+    clientErrorHandler: jsonClientErrorHandler(bounds),
   });
   const fastify = adapter.getInstance();
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
+  fastify.addHook('preHandler', answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT));
+  const conditional = conditionalResponses();
+  fastify.addHook('preSerialization', conditional.preSerialization);
+  fastify.addHook('onSend', conditional.onSend);
+  // Callback style, like the hooks above: every response passes here, and a promise per hook adds up.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    return payload;
+    done(null, payload);
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     bufferLogs: false,
   });
-  app.setGlobalPrefix('v1', { exclude: ['health', 'ready', 'metrics'] });
+  app.setGlobalPrefix('v1', { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
+  publishOpenApi(app);
   return app;
 }

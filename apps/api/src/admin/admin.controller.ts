@@ -1,23 +1,30 @@
 import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AddMemberCommand,
   CommandContext,
   CreateApiKeyCommand,
   CreateWorkspaceCommand,
+  API_KEY_NOT_FOUND,
   DeactivateApiKeyCommand,
   EraseMemberCommand,
   UpdateWorkspaceCommand,
 } from '@app/application';
-import { validationError } from '@app/domain';
+import { MEMBER_EMAIL_TAKEN, USER_NOT_FOUND, validationError, WORKSPACE_NOT_FOUND } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { Ctx } from '../http/request-context.decorator';
+import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
+import { CreatedApiKeySchema } from '../openapi/schemas/admin.schema';
+import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
 import { AddMemberDto, CreateApiKeyDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './admin.dto';
 
 /**
  * The operator contract of ARCHITECTURE.md: it stands in for the dashboard of the spec.
  * Authorised by ADMIN_TOKEN; any API key here is refused with `api_key_path_not_allowed`.
  */
+@ApiTags('Operator')
+@ApiOperatorAuth()
 @Controller('admin')
 @OperatorOnly()
 export class AdminController {
@@ -25,6 +32,9 @@ export class AdminController {
 
   @Post('workspaces')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a workspace' })
+  @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.workspaceId } })
+  @ApiErrors({ 400: ['name is required', 'plan must be one of: free, pro, enterprise', 'project_limit must be a non-negative integer or null'] })
   createWorkspace(@Ctx() context: CommandContext, @Body() body: CreateWorkspaceDto) {
     return this.commands.execute(
       new CreateWorkspaceCommand(context, { name: body.name, plan: body.plan, projectLimit: body.project_limit ?? null }),
@@ -32,6 +42,10 @@ export class AdminController {
   }
 
   @Patch('workspaces/:workspaceId')
+  @ApiOperation({ summary: "Change a workspace's plan or project limit" })
+  @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
+  @ApiOkResponse({ type: MessageBody, example: { message: 'Workspace updated successfully' } })
+  @ApiErrors({ 400: 'At least one field to update is required (plan, project_limit)', 404: WORKSPACE_NOT_FOUND })
   async updateWorkspace(
     @Ctx() context: CommandContext,
     @Param('workspaceId') workspaceId: string,
@@ -48,6 +62,10 @@ export class AdminController {
 
   @Post('workspaces/:workspaceId/members')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Add a team member', description: 'Personal data (email, names, phone, picture) is stored encrypted with a per-member key (docs/privacy.md).' })
+  @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
+  @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.userId } })
+  @ApiErrors({ 400: ['email is required', 'email must be a valid email address', 'role must be one of: root, project_manager, ops_lead, pilot, client'], 404: WORKSPACE_NOT_FOUND, 409: MEMBER_EMAIL_TAKEN })
   addMember(@Ctx() context: CommandContext, @Param('workspaceId') workspaceId: string, @Body() body: AddMemberDto) {
     return this.commands.execute(
       new AddMemberCommand(context, workspaceId, {
@@ -67,6 +85,10 @@ export class AdminController {
 
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key', description: 'The full key is in this response only; it cannot be recovered later.' })
+  @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
+  @ApiCreatedResponse({ type: CreatedApiKeySchema })
+  @ApiErrors({ 400: ['name is required', 'scope must be one of: read_only, full_access'], 404: WORKSPACE_NOT_FOUND })
   createApiKey(@Ctx() context: CommandContext, @Param('workspaceId') workspaceId: string, @Body() body: CreateApiKeyDto) {
     return this.commands.execute(new CreateApiKeyCommand(context, workspaceId, { name: body.name, scope: body.scope }));
   }
@@ -74,6 +96,10 @@ export class AdminController {
   /** Right to be forgotten: the member's personal data becomes unreadable everywhere; history stays. */
   @Post('members/:memberId/erase')
   @HttpCode(200)
+  @ApiOperation({ summary: "Erase a member's personal data", description: 'Destroys the member\'s key: every read model, history and export shows the personal fields as `[erased]`; the history itself stays intact.' })
+  @ApiIdParam('memberId', 'User id of the member', EXAMPLE.userId)
+  @ApiOkResponse({ type: MessageBody, example: { message: 'Member personal data erased' } })
+  @ApiErrors({ 404: USER_NOT_FOUND })
   async eraseMember(@Ctx() context: CommandContext, @Param('memberId') memberId: string) {
     await this.commands.execute(new EraseMemberCommand(context, memberId));
     return { message: 'Member personal data erased' };
@@ -81,6 +107,10 @@ export class AdminController {
 
   @Post('api-keys/:keyId/deactivate')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Deactivate an API key', description: 'Effective on the next request: the key then gets 403 `api_key_inactive`.' })
+  @ApiIdParam('keyId', 'API key id', EXAMPLE.apiKeyId)
+  @ApiOkResponse({ type: MessageBody, example: { message: 'API key deactivated' } })
+  @ApiErrors({ 404: API_KEY_NOT_FOUND })
   async deactivateApiKey(@Ctx() context: CommandContext, @Param('keyId') keyId: string) {
     await this.commands.execute(new DeactivateApiKeyCommand(context, keyId));
     return { message: 'API key deactivated' };

@@ -1,16 +1,19 @@
 import { Controller, Get, Header, HttpException, Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { EVENT_STORE, EventStore, ProjectionEngine, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
 import { Public } from '../http/auth.guard';
+import { NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 import { ServiceMetrics } from './metrics';
 
 /** A projection further behind the store than this is "not ready" (positions; events on SQLite). */
 export const READY_MAX_LAG = 1000;
 
+@ApiTags('Observability')
 @Controller()
 export class ObservabilityController {
   constructor(
@@ -23,6 +26,9 @@ export class ObservabilityController {
   /** Readiness: both stores answer and every projection is caught up within READY_MAX_LAG. */
   @Get('ready')
   @Public()
+  @ApiOperation({ summary: 'Readiness', description: `Both stores answer and every projection is within ${READY_MAX_LAG} positions of the store head. No authentication.` })
+  @ApiOkResponse({ type: ReadySchema })
+  @ApiServiceUnavailableResponse({ type: NotReadySchema, description: 'Not ready: `checks` names the failing check' })
   async ready() {
     const checks: Record<string, string> = {};
     let ready = true;
@@ -51,6 +57,14 @@ export class ObservabilityController {
 
   @Get('metrics')
   @Public()
+  @ApiOperation({
+    summary: 'Prometheus metrics',
+    description: 'Request duration by route and status, event append latency, projection lag, webhook delivery outcomes, process metrics. No authentication: expose it to the scraper only.',
+  })
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format 0.0.4',
+    content: { 'text/plain; version=0.0.4': { schema: { type: 'string' }, example: 'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/projects",status="200"} 42\n' } },
+  })
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async metricsText() {
     for (const p of await this.maintenance.status()) this.metrics.projectionLag.set({ projection: p.name }, p.lag);

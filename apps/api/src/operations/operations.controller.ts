@@ -1,4 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPropertyOptional,
+  ApiQuery,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import {
@@ -15,8 +25,17 @@ import {
 import { notFound, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { IsStringField, WhenPresent } from '../http/field-rules';
+import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
+import { EXAMPLE } from '../openapi/schemas/common.schema';
+import {
+  ExportedEventSchema,
+  ProjectionStatusListSchema,
+  RebuildStartedSchema,
+  VerifyReportSchema,
+} from '../openapi/schemas/operations.schema';
 
 export class RebuildDto {
+  @ApiPropertyOptional({ type: String, description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other', example: 'projects' })
   @IsStringField('name')
   @WhenPresent()
   name?: string = undefined;
@@ -26,6 +45,8 @@ export class RebuildDto {
  * Operator tools (CLI: `projections ...`, `events ...`): projection status and blue/green
  * rebuilds, verification of the read models against a replay, and NDJSON exports for auditors.
  */
+@ApiTags('Operator tools')
+@ApiOperatorAuth()
 @Controller('admin')
 @OperatorOnly()
 export class OperationsController {
@@ -36,6 +57,8 @@ export class OperationsController {
   ) {}
 
   @Get('projections')
+  @ApiOperation({ summary: "Each projection's checkpoint, lag and rebuild progress" })
+  @ApiOkResponse({ type: ProjectionStatusListSchema })
   async projections() {
     return { projections: await this.maintenance.status() };
   }
@@ -43,6 +66,12 @@ export class OperationsController {
   /** Starts rebuilding one projection (or all, one after the other) and answers at once. */
   @Post('projections/rebuild')
   @HttpCode(202)
+  @ApiOperation({
+    summary: 'Rebuild projections (blue/green)',
+    description: 'Builds fresh copies beside the live read models while the API keeps serving, then swaps them in atomically. Answers at once; follow the progress with GET /v1/admin/projections.',
+  })
+  @ApiAcceptedResponse({ type: RebuildStartedSchema })
+  @ApiErrors({ 400: 'name must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)' })
   async rebuild(@Body() body: RebuildDto) {
     const names = body.name ? [body.name] : (await this.maintenance.status()).map((s) => s.name);
     const started: RebuildProgress[] = [];
@@ -64,12 +93,23 @@ export class OperationsController {
 
   @Post('events/verify')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Verify the read models against a replay of the event store', description: 'Reports every read-model document that is missing, unexpected or different.' })
+  @ApiOkResponse({ type: VerifyReportSchema })
   verify() {
     return this.maintenance.verify();
   }
 
   /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
   @Get('events/export')
+  @ApiOperation({
+    summary: "Export a workspace's or a stream's events (NDJSON)",
+    description: 'One JSON object per line, oldest first; give exactly one of `workspace_id` and `stream`.',
+  })
+  @ApiQuery({ name: 'workspace_id', required: false, type: String, example: EXAMPLE.workspaceId })
+  @ApiQuery({ name: 'stream', required: false, type: String, description: 'A stream id, e.g. `project-<id>`', example: `project-${EXAMPLE.projectId}` })
+  @ApiOkResponse({ description: 'NDJSON: one ExportedEvent per line', content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEventSchema) } } } })
+  @ApiExtraModels(ExportedEventSchema)
+  @ApiErrors({ 400: 'Give exactly one of workspace_id or stream' })
   async export(
     @Res() reply: FastifyReply,
     @Query('workspace_id') workspaceId?: unknown,

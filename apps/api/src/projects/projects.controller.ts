@@ -1,35 +1,101 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ArchiveProjectCommand,
   CommandContext,
   CreateProjectCommand,
   DeleteProjectCommand,
-  GetProjectQuery,
+  GetProjectAsOfQuery,
   ListProjectsQuery,
   Principal,
+  PROJECTS,
+  READ_MODEL_STORE,
+  ReadModelStore,
   UpdateProjectCommand,
 } from '@app/application';
-import { isStatus, STATUS_MESSAGE, Status, validationError } from '@app/domain';
+import {
+  END_DATE_AFTER_START,
+  isStatus,
+  OTHER_STATUS_REASON_REQUIRED,
+  PROJECT_LIMIT_REACHED,
+  PROJECT_NOT_FOUND,
+  ProjectView,
+  STATUS_MESSAGE,
+  Status,
+  validationError,
+  WORKSPACE_NOT_FOUND,
+} from '@app/domain';
+import { parseAsOf } from '../http/as-of';
+import { IfMatch, readTagged, tagged } from '../http/conditional';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { definedOnly } from '../http/defined-only';
+import {
+  ApiAsOfQuery,
+  ApiCursorQuery,
+  ApiErrors,
+  ApiIdParam,
+  ApiIfMatch,
+  ApiIfNoneMatch,
+  ApiJsonBody,
+  ApiKeyAuth,
+  ETAG_HEADER,
+} from '../openapi/decorators';
+import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
+import { ProjectListSchema, ProjectSchema } from '../openapi/schemas/projects.schema';
 import { CreateProjectDto } from './create-project.dto';
 import { ArchiveProjectDto, UpdateProjectDto } from './update-project.dto';
 
+@ApiTags('Projects')
+@ApiKeyAuth()
 @Controller('projects')
 export class ProjectsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
   ) {}
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a project' })
+  @ApiJsonBody(CreateProjectDto, {
+    planned: {
+      summary: 'A planned project',
+      value: { name: 'Dam inspection', description: 'Spillway and crest survey', status: 'planned', start_date: '2026-12-01', end_date: '2026-12-31', external_id: 'DAM-2026-014' },
+    },
+    other: {
+      summary: 'Status `other`, with its reason',
+      value: { name: 'Bridge survey', description: 'Deck and bearings', status: 'other', other_status_reason: 'Waiting for the landowner', start_date: '2027-01-15' },
+    },
+  })
+  @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.projectId } })
+  @ApiErrors({
+    400: [
+      'name is required',
+      'name must be between 1 and 100 characters',
+      'start_date is required',
+      'start_date must be a valid ISO date string',
+      END_DATE_AFTER_START,
+      'description is required',
+      STATUS_MESSAGE,
+      OTHER_STATUS_REASON_REQUIRED,
+      'external_id must not exceed 255 characters',
+    ],
+    404: WORKSPACE_NOT_FOUND,
+    429: PROJECT_LIMIT_REACHED,
+  })
   create(@Ctx() context: CommandContext, @Body() body: CreateProjectDto) {
     return this.commands.execute(new CreateProjectCommand(context, definedOnly(body)));
   }
 
   @Get()
+  @ApiOperation({ summary: 'List projects', description: 'Non-archived projects by default, in creation order, 50 a page.' })
+  @ApiQuery({ name: 'status', required: false, type: String, description: 'Comma-separated status values to filter by', example: 'planned,in_progress' })
+  @ApiQuery({ name: 'archived', required: false, enum: ['true', 'false'], description: '`true` lists only archived projects; default: only non-archived ones' })
+  @ApiCursorQuery()
+  @ApiOkResponse({ type: ProjectListSchema })
+  @ApiErrors({ 400: [STATUS_MESSAGE, 'archived must be true or false', 'cursor is invalid'] })
   list(
     @Caller() caller: Principal,
     @Query('status') status?: string,
@@ -45,28 +111,86 @@ export class ProjectsController {
     );
   }
 
+  /**
+   * Read straight from the read model rather than through GetProjectQuery, whose result carries
+   * no revision: the ETag must come from the same read as the body.
+   */
   @Get(':projectId')
-  get(@Caller() caller: Principal, @Param('projectId') projectId: string) {
-    return this.queries.execute(new GetProjectQuery(caller.workspaceId, projectId));
+  @ApiOperation({ summary: 'Get a project', description: 'With `as_of`, the project as it was at that instant (then without an ETag).' })
+  @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
+  @ApiAsOfQuery('project')
+  @ApiIfNoneMatch()
+  @ApiOkResponse({ type: ProjectSchema, headers: ETAG_HEADER })
+  @ApiErrors({ 400: 'as_of must be a Unix time in milliseconds', 404: PROJECT_NOT_FOUND })
+  get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('as_of') asOf?: unknown) {
+    // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
+    const at = parseAsOf(asOf);
+    if (at !== undefined) return this.queries.execute(new GetProjectAsOfQuery(caller.workspaceId, projectId, at));
+    return readTagged<ProjectView>(this.read, PROJECTS, caller.workspaceId, projectId, PROJECT_NOT_FOUND);
   }
 
   @Patch(':projectId')
-  async update(@Ctx() context: CommandContext, @Param('projectId') projectId: string, @Body() body: UpdateProjectDto) {
-    await this.commands.execute(new UpdateProjectCommand(context, projectId, definedOnly(body)));
-    return { message: 'Project updated successfully' };
+  @ApiOperation({ summary: 'Update a project', description: 'Only the supplied fields change; null clears `end_date`, `external_id` and `laanc_number`.' })
+  @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
+  @ApiIfMatch()
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project updated successfully' } })
+  @ApiErrors({
+    400: [
+      'name must be between 1 and 100 characters',
+      'description must be between 1 and 1000 characters',
+      'start_date must be a valid ISO date string',
+      END_DATE_AFTER_START,
+      STATUS_MESSAGE,
+      OTHER_STATUS_REASON_REQUIRED,
+      'external_id must not exceed 255 characters',
+      'laanc_number must not exceed 100 characters',
+    ],
+    404: PROJECT_NOT_FOUND,
+  })
+  async update(
+    @Ctx() context: CommandContext,
+    @Param('projectId') projectId: string,
+    @Body() body: UpdateProjectDto,
+    @IfMatch() expectedRevision?: number,
+  ) {
+    const { revision } = await this.commands.execute(
+      new UpdateProjectCommand(context, projectId, definedOnly(body), expectedRevision),
+    );
+    return tagged({ message: 'Project updated successfully' }, revision);
   }
 
   @Delete(':projectId')
   @HttpCode(204)
-  async remove(@Ctx() context: CommandContext, @Param('projectId') projectId: string): Promise<void> {
-    await this.commands.execute(new DeleteProjectCommand(context, projectId));
+  @ApiOperation({ summary: 'Delete a project', description: 'Removes its jobs, occurrences and assignments too; irreversible. Its history stays readable.' })
+  @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
+  @ApiIfMatch()
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors({ 404: PROJECT_NOT_FOUND })
+  async remove(
+    @Ctx() context: CommandContext,
+    @Param('projectId') projectId: string,
+    @IfMatch() expectedRevision?: number,
+  ): Promise<void> {
+    await this.commands.execute(new DeleteProjectCommand(context, projectId, expectedRevision));
   }
 
   @Post(':projectId/archive')
   @HttpCode(200)
-  async archive(@Ctx() context: CommandContext, @Param('projectId') projectId: string, @Body() body: ArchiveProjectDto) {
-    await this.commands.execute(new ArchiveProjectCommand(context, projectId, body.archived));
-    return { message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' };
+  @ApiOperation({ summary: 'Archive or unarchive a project' })
+  @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
+  @ApiIfMatch()
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project archived successfully' } })
+  @ApiErrors({ 400: 'archived must be a boolean', 404: PROJECT_NOT_FOUND })
+  async archive(
+    @Ctx() context: CommandContext,
+    @Param('projectId') projectId: string,
+    @Body() body: ArchiveProjectDto,
+    @IfMatch() expectedRevision?: number,
+  ) {
+    const { revision } = await this.commands.execute(
+      new ArchiveProjectCommand(context, projectId, body.archived, expectedRevision),
+    );
+    return tagged({ message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' }, revision);
   }
 }
 

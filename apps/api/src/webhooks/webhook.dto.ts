@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy, ValidationArguments } from 'class-validator';
 import {
   invalidEventType,
@@ -9,6 +10,7 @@ import {
   WebhookStatus,
 } from '@app/domain';
 import { IsStringField, LengthBetween, OneOf, Required, RequiredString, WhenPresent } from '../http/field-rules';
+import { RECOVER_FIELD, WEBHOOK_FIELD } from '../openapi/schemas/webhooks.schema';
 
 const check = (name: string, validate: (value: unknown) => boolean, message: string | ((args: ValidationArguments) => string)) =>
   ValidateBy({ name, validator: { validate, defaultMessage: typeof message === 'string' ? () => message : message } }, { message });
@@ -28,27 +30,34 @@ const EventTypes = (emptyMessage: string) =>
 
 /** POST /webhooks (spec 4.5); fields in the order the spec lists their messages. */
 export class CreateWebhookDto {
+  @ApiProperty(WEBHOOK_FIELD.name)
   @RequiredString('name', 2, 100, WEBHOOK_MESSAGES.nameLength)
   name: string = undefined as never;
 
+  @ApiProperty(WEBHOOK_FIELD.url)
   @applyDecorators(Required(WEBHOOK_MESSAGES.urlRequired), IsStringField('url'), check('https', startsWithHttps, WEBHOOK_MESSAGES.urlHttps))
   url: string = undefined as never;
 
+  @ApiProperty(WEBHOOK_FIELD.event_types)
   @EventTypes(WEBHOOK_MESSAGES.eventTypesRequired)
   event_types: WebhookEventType[] = undefined as never;
 }
 
 /** PATCH /webhooks/{id}: at least one field (checked by the controller); only supplied fields change. */
 export class UpdateWebhookDto {
+  @ApiPropertyOptional(WEBHOOK_FIELD.name)
   @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(2, 100, WEBHOOK_MESSAGES.nameLength))
   name?: string = undefined;
 
+  @ApiPropertyOptional(WEBHOOK_FIELD.url)
   @applyDecorators(WhenPresent(), check('https', startsWithHttps, WEBHOOK_MESSAGES.urlUpdate))
   url?: string = undefined;
 
+  @ApiPropertyOptional(WEBHOOK_FIELD.event_types)
   @applyDecorators(WhenPresent(), EventTypes(WEBHOOK_MESSAGES.eventTypesUpdate))
   event_types?: WebhookEventType[] = undefined;
 
+  @ApiPropertyOptional(WEBHOOK_FIELD.status)
   @applyDecorators(WhenPresent(), OneOf(WEBHOOK_STATUSES, WEBHOOK_MESSAGES.status))
   status?: WebhookStatus = undefined;
 }
@@ -57,9 +66,11 @@ const isTimestamp = (v: unknown) => typeof v === 'number' && Number.isSafeIntege
 
 /** POST /webhooks/{id}/recover: failed deliveries created from `since` (ms) up to `until` (ms, default now). */
 export class RecoverWebhookDto {
+  @ApiProperty(RECOVER_FIELD.since)
   @applyDecorators(Required('since is required'), check('timestamp', isTimestamp, 'since must be a timestamp in milliseconds'))
   since: number = undefined as never;
 
+  @ApiPropertyOptional(RECOVER_FIELD.until)
   @applyDecorators(
     WhenPresent(),
     check('timestamp', isTimestamp, 'until must be a timestamp in milliseconds'),

@@ -1,0 +1,180 @@
+import { applyDecorators, RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { STALE_IF_MATCH } from '@app/application';
+import { AUTH_FAILURES, AuthCode } from '../http/errors';
+import { AuthErrorBody, ErrorBody } from './schemas/common.schema';
+
+/**
+ * Small composed decorators for the OpenAPI document (openapi-document.ts). They only add
+ * @nestjs/swagger metadata: no guard, pipe or validation rule reads it.
+ */
+
+/** Security scheme names (components.securitySchemes). */
+export const API_KEY_SCHEME = 'api_key';
+export const OPERATOR_SCHEME = 'operator_token';
+
+/** When each authentication failure of spec section 5 (and the operator's own) happens. */
+const AUTH_CONDITIONS: Record<AuthCode, string> = {
+  invalid_api_key: 'The key is missing, malformed or unknown',
+  api_key_inactive: 'The key has been deactivated',
+  read_only_access: 'A read_only key was used for a write (POST, PATCH, DELETE)',
+  enterprise_required: "The key's workspace is not on the Enterprise plan",
+  api_key_path_not_allowed: 'An API key (v1_...) was used on the operator API',
+  invalid_admin_token: 'The operator token is missing or wrong',
+};
+
+const forbidden = (codes: readonly AuthCode[]) =>
+  ApiResponse({
+    status: 403,
+    description: 'Authentication failed: `code_name` says why',
+    type: AuthErrorBody,
+    examples: Object.fromEntries(
+      codes.map((code) => [code, { summary: AUTH_CONDITIONS[code], value: { message: AUTH_FAILURES[code], code_name: code } }]),
+    ),
+  });
+
+/** Applies `decorate(method)` to every route handler of a controller class. */
+function forEachRoute(target: Function, decorate: (method: RequestMethod) => MethodDecorator) {
+  const prototype = target.prototype as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    const method = descriptor && typeof descriptor.value === 'function' ? Reflect.getMetadata(METHOD_METADATA, descriptor.value) : undefined;
+    if (method !== undefined) decorate(method as RequestMethod)(prototype, name, descriptor!);
+  }
+}
+
+/**
+ * Class decorator for the API-key routes (the default audience of auth.guard.ts): the bearer
+ * scheme, and the 403 answers each route can give — `read_only_access` only on writes.
+ */
+export function ApiKeyAuth(): ClassDecorator {
+  return (target) => {
+    ApiBearerAuth(API_KEY_SCHEME)(target);
+    forEachRoute(target, (method) =>
+      forbidden(
+        method === RequestMethod.GET
+          ? ['invalid_api_key', 'api_key_inactive', 'enterprise_required']
+          : ['invalid_api_key', 'api_key_inactive', 'read_only_access', 'enterprise_required'],
+      ),
+    );
+  };
+}
+
+/** Class decorator for the operator API (`@OperatorOnly()`): the operator token, never an API key. */
+export function ApiOperatorAuth(): ClassDecorator {
+  return (target) => {
+    ApiBearerAuth(OPERATOR_SCHEME)(target);
+    forEachRoute(target, () => forbidden(['invalid_admin_token', 'api_key_path_not_allowed']));
+  };
+}
+
+export type ErrorStatus = 400 | 404 | 409 | 412 | 422 | 429;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Invalid request: `message` names the field and the reason',
+  404: 'Not found; a resource of another workspace answers exactly like a missing one',
+  409: 'Conflict with the current state of the resource',
+  412: 'Precondition failed: the resource is no longer at the version named in If-Match',
+  422: 'Unprocessable request',
+  429: 'Too many requests',
+};
+
+const exampleKey = (message: string) =>
+  message
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 60)
+    .replace(/^_+|_+$/g, '');
+
+/**
+ * One error answer, `{ message }`, with the messages it can give as examples. Several for one
+ * status merge their examples (and their descriptions, so decorators that add examples to another
+ * one's status pass an empty description).
+ */
+const errorResponse = (status: ErrorStatus, messages: string | readonly string[], description: string = ERROR_DESCRIPTIONS[status]) =>
+  ApiResponse({
+    status,
+    description,
+    type: ErrorBody,
+    examples: Object.fromEntries(
+      (typeof messages === 'string' ? [messages] : messages).map((message) => [exampleKey(message), { summary: message, value: { message } }]),
+    ),
+  });
+
+/**
+ * The error answers of an operation, each `{ message }`, with the messages it can give as examples:
+ * `@ApiErrors({ 400: ['name is required', ...], 404: 'Project not found' })`.
+ */
+export function ApiErrors(errors: Partial<Record<ErrorStatus, string | readonly string[]>>) {
+  return applyDecorators(
+    ...Object.entries(errors).map(([status, messages]) => errorResponse(Number(status) as ErrorStatus, messages!)),
+  );
+}
+
+/**
+ * A JSON request body (the DTO's schema) with whole, consistent example requests: Swagger UI
+ * offers them by name, and "Try it out" starts from the one chosen.
+ */
+export const ApiJsonBody = (type: Type<unknown>, examples: Record<string, { summary: string; value: object }>) =>
+  applyDecorators(ApiExtraModels(type), ApiBody({ required: true, schema: { $ref: getSchemaPath(type) }, examples }));
+
+/** `?cursor=` of a paginated list. */
+export const ApiCursorQuery = () =>
+  ApiQuery({
+    name: 'cursor',
+    required: false,
+    type: String,
+    description: 'The `cursor` of the previous page; omit it for the first page. A cursor from another list is refused (400 `cursor is invalid`).',
+  });
+
+/** A path parameter holding an identifier. */
+export const ApiIdParam = (name: string, description: string, example: string) =>
+  ApiParam({ name, type: String, description, example });
+
+/** `?as_of=` of a temporal read. */
+export const ApiAsOfQuery = (resource: string) =>
+  ApiQuery({
+    name: 'as_of',
+    required: false,
+    type: 'integer',
+    description: `Unix time in milliseconds: the ${resource} as it was at that instant, rebuilt from its events (404 if it did not exist then).`,
+    example: 1767225600000,
+  });
+
+/** The `ETag` header of a response that shows one version of a resource (http/conditional.ts). */
+export const ETAG_HEADER = {
+  ETag: {
+    description: 'The version of the resource (its revision) as a strong entity tag; send it back in If-Match to make a write conditional.',
+    schema: { type: 'string', example: '"3"' },
+  },
+} as const;
+
+/**
+ * `If-Match` of a conditional write (http/conditional.ts): the write happens only while the
+ * resource is at that version; otherwise 412.
+ */
+export const ApiIfMatch = () =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description:
+        'Optional optimistic concurrency: the ETag of the version the change is based on (e.g. `"3"`), or `*`. A stale or weak tag is refused with 412.',
+      schema: { type: 'string', example: '"3"' },
+    }),
+    errorResponse(400, 'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *', ''),
+    errorResponse(412, [STALE_IF_MATCH, 'If-Match compares strongly: a weak entity tag (W/"...") never matches']),
+  );
+
+/** `If-None-Match` of a read that answers 304 when the client's copy is current. */
+export const ApiIfNoneMatch = () =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current.',
+      schema: { type: 'string', example: '"3"' },
+    }),
+    ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current', headers: ETAG_HEADER }),
+  );

@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
+import { PAGE_SIZE } from '@app/application';
+import { AUTH_FAILURES, AuthCode } from '../../http/errors';
+
+/**
+ * Response schemas shared by every part of the API, and the example values the document uses
+ * throughout (identifiers have the service's real shape: a readable prefix and 20 base62 characters).
+ *
+ * Response schema classes exist for the document only: nothing instantiates them. Where a domain or
+ * application type describes the same object, the class `implements` it, so the type checker keeps
+ * the two in step.
+ */
+export const EXAMPLE = {
+  workspaceId: 'ws_7Gq2LrT9xKp4Wm8ZbN3c',
+  projectId: 'prj_3kT9xq2LmN8vB5cR7wZa',
+  jobId: 'job_9Xc4RtY7uI2oP5aS8dFg',
+  jobTypeId: 'jbt_H6jK1lZ3xC5vB7nM9qWe',
+  userId: 'usr_4Rt6Yu8Io0Pa2Sd4Fg6H',
+  apiKeyId: 'key_2Bn4Mq6Wr8Ty1Ui3Op5A',
+  webhookId: 'whk_5Df7Gh9Jk1Lz3Xc5Vb7N',
+  /** 2026-01-01T00:00:00Z in milliseconds. */
+  time: 1767225600000,
+  /** The cursor of a page that ends with the 50th item (`c1:50`, base64url). */
+  cursor: 'YzE6NTA',
+  requestId: '0f8e2f4c-7d9b-4b43-9a51-3c2d1e0f9a8b',
+} as const;
+
+/** The same field description, allowing `null`. */
+export const orNull = <T extends ApiPropertyOptions>(options: T): T => ({ ...options, nullable: true });
+
+/** A timestamp field: Unix time in milliseconds. */
+export const Millis = (description = 'Unix time in milliseconds', options: { nullable?: boolean } = {}) =>
+  ApiProperty({ type: 'integer', format: 'int64', minimum: 0, description, example: EXAMPLE.time, nullable: options.nullable });
+
+/** `count` of a paginated list. */
+export const PageCount = () =>
+  ApiProperty({ type: 'integer', minimum: 0, maximum: PAGE_SIZE, description: `Number of items in this page (at most ${PAGE_SIZE})`, example: 1 });
+
+/** `cursor` of a paginated list. */
+export const NextCursor = () =>
+  ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque; pass it as the `cursor` query parameter to get the next page. `null` when there are no more results.',
+    example: null,
+  });
+
+@ApiSchema({ name: 'Error', description: 'Every error except authentication failures.' })
+export class ErrorBody {
+  @ApiProperty({ description: 'What went wrong; validation failures name the field and the reason', example: 'name is required' })
+  message!: string;
+}
+
+@ApiSchema({ name: 'AuthError', description: 'Authentication and authorisation failures (HTTP 403), spec section 5.' })
+export class AuthErrorBody {
+  @ApiProperty({ example: AUTH_FAILURES.invalid_api_key })
+  message!: string;
+
+  @ApiProperty({ enum: Object.keys(AUTH_FAILURES), example: 'invalid_api_key' })
+  code_name!: AuthCode;
+}
+
+@ApiSchema({ name: 'Created', description: 'The identifier of the resource just created.' })
+export class IdBody {
+  @ApiProperty({ example: EXAMPLE.projectId })
+  id!: string;
+}
+
+@ApiSchema({ name: 'Message', description: 'A confirmation.' })
+export class MessageBody {
+  @ApiProperty({ example: 'Project updated successfully' })
+  message!: string;
+}

@@ -1,0 +1,179 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { Difference, ProjectionStatus, RebuildProgress, VerifyReport } from '@app/application';
+import { EXAMPLE, Millis } from './common.schema';
+
+@ApiSchema({ name: 'RebuildProgress', description: 'Progress of a blue/green projection rebuild.' })
+export class RebuildProgressSchema implements RebuildProgress {
+  @ApiProperty({ example: 'projects' })
+  projection!: string;
+
+  @ApiProperty({ enum: ['queued', 'running', 'done', 'failed'], example: 'running' })
+  state!: RebuildProgress['state'];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Events read so far', example: 120000 })
+  processed!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Store position reached', example: 120000 })
+  position!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Store head when the rebuild started', example: 480000 })
+  head!: number;
+
+  @ApiProperty({ example: 52000 })
+  eventsPerSecond!: number;
+
+  @ApiProperty({ type: Number, nullable: true, example: 7 })
+  etaSeconds!: number | null;
+
+  @Millis()
+  startedAt!: number;
+
+  @Millis('Unix time in milliseconds; null while running', { nullable: true })
+  finishedAt!: number | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  error!: string | null;
+}
+
+@ApiSchema({ name: 'ProjectionStatus', description: "A projection's checkpoint and lag." })
+export class ProjectionStatusSchema implements ProjectionStatus {
+  @ApiProperty({ example: 'projects' })
+  name!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store position applied', example: 480000 })
+  checkpoint!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store head', example: 480002 })
+  head!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Positions not yet applied', example: 2 })
+  lag!: number;
+
+  @ApiProperty({ type: () => RebuildProgressSchema, nullable: true })
+  rebuild!: RebuildProgress | null;
+}
+
+@ApiSchema({ name: 'ProjectionStatusList' })
+export class ProjectionStatusListSchema {
+  @ApiProperty({ type: () => [ProjectionStatusSchema] })
+  projections!: ProjectionStatus[];
+}
+
+@ApiSchema({ name: 'RebuildStarted', description: 'The rebuild started; poll GET /v1/admin/projections for its progress.' })
+export class RebuildStartedSchema {
+  @ApiProperty({ example: 'Rebuilding projects' })
+  message!: string;
+
+  @ApiProperty({ type: [String], description: 'The projections to rebuild, one after the other', example: ['projects'] })
+  projections!: string[];
+
+  @ApiProperty({ type: () => [RebuildProgressSchema], description: 'The first one, started now' })
+  started!: RebuildProgress[];
+}
+
+@ApiSchema({ name: 'ReadModelDifference', description: 'A read-model document that differs from a replay of the store.' })
+export class DifferenceSchema implements Difference {
+  @ApiProperty({ example: 'projects' })
+  projection!: string;
+
+  @ApiProperty({ example: 'projects' })
+  collection!: string;
+
+  @ApiProperty({ example: EXAMPLE.projectId })
+  id!: string;
+
+  @ApiProperty({ enum: ['missing', 'unexpected', 'different'], example: 'different' })
+  kind!: Difference['kind'];
+
+  @ApiProperty({ required: false, description: 'The document as the replay builds it' })
+  expected?: unknown;
+
+  @ApiProperty({ required: false, description: 'The live document' })
+  actual?: unknown;
+}
+
+@ApiSchema({ name: 'VerifyReport', description: 'Every live read-model document compared with a replay of the store.' })
+export class VerifyReportSchema implements VerifyReport {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store position compared at', example: 480000 })
+  position!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Documents compared', example: 15230 })
+  documents!: number;
+
+  @ApiProperty({ type: () => [DifferenceSchema] })
+  differences!: Difference[];
+
+  @ApiProperty({ description: 'true when more differences exist than are listed', example: false })
+  truncated!: boolean;
+}
+
+@ApiSchema({ name: 'ExportedEvent', description: 'One line of an NDJSON event export.' })
+export class ExportedEventSchema {
+  @ApiProperty({ format: 'uuid', example: '6b1f3c2e-9a4d-4e8b-8c7a-2d5f0e9b1a3c' })
+  id!: string;
+
+  @ApiProperty({ example: `project-${EXAMPLE.projectId}` })
+  stream!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0 })
+  revision!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1040 })
+  position!: number;
+
+  @ApiProperty({ example: 'project.created' })
+  type!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  schema_version!: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The event data: credentials removed, erased personal data shown as `[erased]`' })
+  data!: unknown;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'workspaceId, actor, requestId, correlationId, causationId, recordedAt',
+    example: { workspaceId: EXAMPLE.workspaceId, actor: { type: 'operator' }, requestId: EXAMPLE.requestId, recordedAt: EXAMPLE.time },
+  })
+  metadata!: unknown;
+}
+
+@ApiSchema({ name: 'Health', description: 'Liveness.' })
+export class HealthSchema {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+}
+
+@ApiSchema({ name: 'ReadinessChecks' })
+export class ReadinessChecksSchema {
+  @ApiProperty({ enum: ['ok', 'unreachable'], example: 'ok' })
+  event_store!: string;
+
+  @ApiProperty({ enum: ['ok', 'unreachable'], example: 'ok' })
+  read_models!: string;
+
+  @ApiProperty({ required: false, description: '`ok`, or `behind: <projection> (<lag>), ...`', example: 'ok' })
+  projections?: string;
+}
+
+@ApiSchema({ name: 'Ready', description: 'Both stores answer and every projection is caught up.' })
+export class ReadySchema {
+  @ApiProperty({ enum: ['ready'], example: 'ready' })
+  status!: 'ready';
+
+  @ApiProperty({ type: () => ReadinessChecksSchema })
+  checks!: ReadinessChecksSchema;
+}
+
+@ApiSchema({ name: 'NotReady', description: 'A store is unreachable or a projection is too far behind.' })
+export class NotReadySchema {
+  @ApiProperty({ example: 'Not ready' })
+  message!: string;
+
+  @ApiProperty({ enum: ['not_ready'], example: 'not_ready' })
+  status!: 'not_ready';
+
+  @ApiProperty({ type: () => ReadinessChecksSchema })
+  checks!: ReadinessChecksSchema;
+}
