@@ -120,3 +120,91 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
     });
   });
 });
+
+describe('Job and job type history, and temporal reads', () => {
+  let t: TestApp;
+  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const today = new Date().toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    keys = await t.provision();
+  });
+  afterAll(() => t.stop());
+
+  const tick = () => new Promise((r) => setTimeout(r, 3));
+
+  it('rebuilds a project as of an instant: the third of five changes; 404 before creation and after deletion', async () => {
+    const before = Date.now() - 1;
+    const id = (
+      await t.request('POST', '/v1/projects', {
+        token: keys.fullKey,
+        body: { name: 'v0', description: 'd', status: 'draft', start_date: '2026-03-01' },
+      })
+    ).body.id;
+    const stamps: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      await tick();
+      await t.request('PATCH', `/v1/projects/${id}`, { token: keys.fullKey, body: { name: `v${i}` } });
+      stamps.push(Date.now());
+      await tick();
+    }
+    const third = await t.request('GET', `/v1/projects/${id}?as_of=${stamps[2]}`, { token: keys.readKey });
+    expect(third.status).toBe(200);
+    expect(third.body.name).toBe('v3');
+    expect(Object.keys(third.body)).toEqual(Object.keys((await t.request('GET', `/v1/projects/${id}`, { token: keys.readKey })).body));
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${before}`, { token: keys.readKey })).body).toEqual({ message: 'Project not found' });
+    await t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey });
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${Date.now()}`, { token: keys.readKey })).status).toBe(404);
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${stamps[4]}`, { token: keys.readKey })).body.name).toBe('v5');
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=soon`, { token: keys.readKey })).body).toEqual({
+      message: 'as_of must be a Unix time in milliseconds',
+    });
+    const history = await t.request('GET', `/v1/projects/${id}/history`, { token: keys.readKey });
+    expect(history.body.history.map((e: { type: string }) => e.type).slice(-1)).toEqual(['project.deleted']);
+  });
+
+  it('keeps a job’s history (with its project) and rebuilds it as of an instant', async () => {
+    const project = (
+      await t.request('POST', '/v1/projects', {
+        token: keys.fullKey,
+        body: { name: 'P', description: 'd', status: 'draft', start_date: today },
+      })
+    ).body.id;
+    const job = await t.request('POST', `/v1/projects/${project}/jobs`, {
+      token: keys.fullKey,
+      body: { name: 'Inspect', type: 'drone_inspection', job_pattern: 'one_time', start_date: today },
+    });
+    expect(job.status).toBe(201);
+    await tick();
+    const afterCreate = Date.now();
+    await tick();
+    await t.request('PATCH', `/v1/projects/${project}/jobs/${job.body.id}`, { token: keys.fullKey, body: { name: 'Renamed' } });
+    const old = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}?as_of=${afterCreate}`, { token: keys.readKey });
+    expect(old.body.name).toBe('Inspect');
+    expect((await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}`, { token: keys.readKey })).body.name).toBe('Renamed');
+
+    await t.request('DELETE', `/v1/projects/${project}`, { token: keys.fullKey });
+    const history = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}/history`, { token: keys.readKey });
+    expect(history.status).toBe(200);
+    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['job.created', 'job.updated', 'job.deleted']);
+    expect((await t.request('GET', `/v1/projects/prj_other/jobs/${job.body.id}/history`, { token: keys.readKey })).body).toEqual({
+      message: 'Job not found',
+    });
+  });
+
+  it('keeps a custom job type’s history; predefined types have none', async () => {
+    const type = await t.request('POST', '/v1/job-types', { token: keys.fullKey, body: { name: 'Bridge', icon: 'home' } });
+    await t.request('DELETE', `/v1/job-types/${type.body.id}`, { token: keys.fullKey });
+    const history = await t.request('GET', `/v1/job-types/${type.body.id}/history`, { token: keys.readKey });
+    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['job_type.created', 'job_type.deleted']);
+    expect((await t.request('GET', '/v1/job-types/drone_inspection/history', { token: keys.readKey })).body).toEqual({
+      history: [],
+      count: 0,
+      cursor: null,
+    });
+    expect((await t.request('GET', '/v1/job-types/jbt_missing/history', { token: keys.readKey })).body).toEqual({
+      message: 'Job Type not found',
+    });
+  });
+});

@@ -1,5 +1,4 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
@@ -16,7 +15,7 @@ export class DtoValidationPipe implements PipeTransform {
     if (metadata.type !== 'body' || !metatype || !isDto(metatype)) return value;
     const body = value === undefined || value === null ? {} : value;
     if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException(BODY_NOT_OBJECT);
-    const instance = plainToInstance(metatype, body, { excludeExtraneousValues: false });
+    const instance = toInstance(metatype, body as Record<string, unknown>);
     const errors = validateSync(instance as object, {
       whitelist: true,
       forbidNonWhitelisted: true,
@@ -24,8 +23,28 @@ export class DtoValidationPipe implements PipeTransform {
       validationError: { target: false, value: false },
     });
     if (errors.length > 0) throw new BadRequestException(firstMessage(metatype, errors));
+    // Not copied (class-validator finds a DTO's rules through `instance.constructor`), so refused here.
+    if (Object.prototype.hasOwnProperty.call(body, 'constructor')) throw new BadRequestException('constructor is not an allowed field');
     return instance;
   }
+}
+
+/**
+ * The body's own fields copied onto a DTO instance, one level deep. Not class-transformer's
+ * plainToInstance: it recurses into nested values (a deeply nested body overflowed the stack, a
+ * 500), fails on nested objects with a `constructor` key (a 500), and silently drops a top-level
+ * `constructor` field instead of refusing it. No DTO has nested DTOs, so one level is all
+ * validation needs. defineProperty keeps a key such as `__proto__` (should a parser ever let one
+ * through) a plain own data property that the whitelist names; `constructor` is left out, as the
+ * validator looks the DTO's rules up through it, and refused by the caller.
+ */
+function toInstance(metatype: new () => object, body: Record<string, unknown>): object {
+  const instance = new metatype();
+  for (const key of Object.keys(body)) {
+    if (key === 'constructor') continue;
+    Object.defineProperty(instance, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+  }
+  return instance;
 }
 
 function isDto(metatype: unknown): metatype is new () => object {
