@@ -9,11 +9,14 @@
  * BENCH_EVENTS (history size for the rebuild and memory scenarios, default 1,000,000),
  * BENCH_SOAK_SECONDS (mixed load for the memory trend, default 60; the release check uses 300),
  * BENCH_WEBHOOK_EVENTS (events fanned out to 5 webhook subscriptions, default 10,000).
+ * BENCH_PROFILE=<dir>: every service process runs under `node --cpu-prof` and leaves its profile
+ * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/benchmarks.md.
  */
 const { execFileSync, fork, spawn } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { createServer } = require('node:net');
 const { cpus, totalmem, tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { seed } = require('./seed-events');
 const { renderLatencyChart } = require('./chart');
 
@@ -25,9 +28,17 @@ const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const CONNECTIONS = 50;
 const ADMIN = 'adm_bench';
 const CLK_TCK = 100;
+const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
 
-let nextPort = 41000 + Math.floor(Math.random() * 1000);
-const port = () => nextPort++;
+/** A port the OS just handed out: the machine is shared, and fixed ranges met other benches' servers. */
+const port = () =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address();
+      server.close(() => resolvePort(free));
+    });
+  });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -60,9 +71,13 @@ function startScript(file, env) {
   return child;
 }
 
+/** Profiles are grouped by the phase that started the service (fresh, long-history, ...). */
+let profilePhase = 'service';
+
 async function startService(dataDir, extraEnv = {}) {
-  const p = port();
-  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/api/src/main.js')], {
+  const p = await port();
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, 'dist/apps/api/src/main.js')], {
     env: {
       ...process.env,
       PORT: String(p),
@@ -100,7 +115,12 @@ function runLoad(options, serverPid) {
   }).toString();
   const elapsed = (Date.now() - started) / 1000;
   const result = JSON.parse(out);
-  if (serverPid) result.serverCpuPercent = Math.round(((cpuSeconds(serverPid) - cpuBefore) / elapsed) * 100);
+  if (serverPid) {
+    const cpu = cpuSeconds(serverPid) - cpuBefore;
+    result.serverCpuPercent = Math.round((cpu / elapsed) * 100);
+    // CPU per answered request: far steadier than req/s when other work shares the machine.
+    result.serverCpuUsPerRequest = result.requests > 0 ? Math.round((cpu * 1e6) / result.requests) : null;
+  }
   return result;
 }
 
@@ -144,7 +164,7 @@ async function main() {
     // --- Baselines -------------------------------------------------------------------------
     log('Baseline: bare Fastify JSON');
     {
-      const p = port();
+      const p = await port();
       const child = startScript('baselines/fastify-json.js', { PORT: String(p) });
       await waitHttp(`http://127.0.0.1:${p}/`);
       results.baselines.bareFastify = await measure('bare Fastify', { url: `http://127.0.0.1:${p}/` }, child.pid);
@@ -152,7 +172,7 @@ async function main() {
     }
     log('Baseline: bare Fastify + SQLite insert, synchronous=FULL per request');
     {
-      const p = port();
+      const p = await port();
       const child = startScript('baselines/fastify-sqlite.js', { PORT: String(p), DB_FILE: join(scratch, 'baseline.db') });
       await waitHttp(`http://127.0.0.1:${p}/`);
       results.baselines.sqliteFsync = await measure(
@@ -167,6 +187,7 @@ async function main() {
 
     // --- The service on a fresh DATA_DIR ---------------------------------------------------------
     log('Service on a fresh DATA_DIR');
+    profilePhase = 'fresh';
     const fresh = join(scratch, 'fresh');
     mkdirSync(fresh);
     const svc = await startService(fresh);
@@ -225,6 +246,7 @@ async function main() {
     const seeded = await seed(big, plan);
     log(`  seeded ${seeded.head.toLocaleString()} events in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
+    profilePhase = 'long-history';
     const startedAt = Date.now();
     const svc2 = await startService(big);
     const catchUpSeconds = (Date.now() - startedAt) / 1000;
@@ -290,6 +312,7 @@ async function main() {
 
     // --- Webhook fan-out (when webhooks exist in this build) -----------------------------------
     try {
+      profilePhase = 'webhooks';
       const fanout = require('./webhook-fanout');
       scenario(await fanout.run({ startService, api, scratch, log }));
     } catch (error) {
@@ -313,11 +336,15 @@ async function main() {
   printTable(results);
 }
 
+/** Server CPU use during a measurement, and per request. */
+const cpuCell = (r) =>
+  r?.serverCpuPercent === undefined ? '' : `${r.serverCpuPercent}%${r.serverCpuUsPerRequest ? `, ${r.serverCpuUsPerRequest} µs/req` : ''}`;
+
 function printTable(results) {
   const rows = [['scenario', 'measured', 'ratio', 'target', 'met', 'server CPU']];
   const b = results.baselines;
-  rows.push(['baseline: bare Fastify JSON', `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`, '1.00', '', '', `${b.bareFastify.serverCpuPercent}%`]);
-  rows.push(['baseline: SQLite fsync/request', `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`, '1.00', '', '', `${b.sqliteFsync.serverCpuPercent}%`]);
+  rows.push(['baseline: bare Fastify JSON', `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`, '1.00', '', '', cpuCell(b.bareFastify)]);
+  rows.push(['baseline: SQLite fsync/request', `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`, '1.00', '', '', cpuCell(b.sqliteFsync)]);
   for (const s of results.scenarios) {
     if (s.skipped) {
       rows.push([s.name, `skipped: ${s.skipped}`, '', '', '', '']);
@@ -338,7 +365,7 @@ function printTable(results) {
       s.ratio !== undefined ? s.ratio.toFixed(2) : '',
       s.target ?? '',
       s.info ? '(info)' : s.met ? 'yes' : 'NO',
-      s.result?.serverCpuPercent !== undefined ? `${s.result.serverCpuPercent}%` : '',
+      cpuCell(s.result),
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
@@ -347,6 +374,7 @@ function printTable(results) {
     if (i === 0) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('-|-')}\n`);
   }
   process.stdout.write(`\nDurability: ${results.durability}\nResults: bench/results/latest.json and one SVG latency chart per scenario\n`);
+  if (PROFILE_DIR) process.stdout.write(`CPU profiles of the service: ${PROFILE_DIR}/<phase>/\n`);
 }
 
 main().catch((error) => {

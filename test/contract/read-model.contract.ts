@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ReadModelStore } from '@app/application/ports';
+import { FindQuery, ReadModelStore } from '@app/application/ports';
 
 /**
  * The behaviour every ReadModelStore adapter must show. Run by
@@ -76,6 +76,90 @@ export function readModelContract(
       expect(after?.doc).toEqual({ id, status: 'other' });
       const [listed] = await store.find('things', { workspaceId: ws, limit: 1 });
       expect(listed.version).toBe(3);
+    });
+
+    it('merges like a spread of the fields into the document: null is kept, undefined removes, new fields come last', async () => {
+      const id = uid();
+      await store.apply([put(id, 1, { name: 'a', status: 'draft', end: '2026-01-01', note: 'x', nested: { x: 1 } })], {});
+      await store.apply(
+        [
+          {
+            op: 'merge',
+            collection: 'things',
+            id,
+            set: { end: null, note: undefined, nested: { y: [1, 'two', null, true] }, added: false, 'odd key': 'kept' },
+          },
+        ],
+        {},
+      );
+      const merged = await store.get('things', id);
+      expect(merged?.doc).toEqual({ id, name: 'a', status: 'draft', end: null, nested: { y: [1, 'two', null, true] }, added: false, 'odd key': 'kept' });
+      // Field order as `{ ...doc, ...set }` gives it: the document's own first, new ones after.
+      expect(Object.keys(merged!.doc)).toEqual(['id', 'name', 'status', 'end', 'nested', 'added', 'odd key']);
+      // A declared (indexed) field changed by a merge is found by its new value.
+      await store.apply([{ op: 'merge', collection: 'things', id, set: { status: 'planned' } }], {});
+      expect((await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id)).toEqual([id]);
+      expect(await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 5 })).toEqual([]);
+    });
+
+    it('finds documents as JSON text: the same documents, order, filters and cursor as find', async () => {
+      const other = `ws_${randomUUID().replace(/-/g, '')}`;
+      await store.apply(
+        [
+          put('a' + ws, 30, { status: 'draft', archived: false, text: 'quote " and \\ and \u2028 and é' }),
+          put('b' + ws, 10, { status: 'planned', archived: false, nested: { list: [1.5, null, true] } }),
+          put('c' + ws, 20, { status: 'other', archived: true }),
+          put('d' + ws, 40, { status: 'draft', archived: false, end: null }),
+          put('e' + ws, 15, { status: 'draft', archived: false }, other),
+        ],
+        {},
+      );
+      await store.apply([{ op: 'merge', collection: 'things', id: 'd' + ws, set: { end: '2026-02-01', big: 12345678901 } }], {});
+      const queries: FindQuery[] = [
+        { workspaceId: ws, limit: 10 },
+        { workspaceId: ws, afterSeq: 10, limit: 2 },
+        { workspaceId: ws, where: { status: 'draft' }, limit: 10 },
+        { workspaceId: ws, where: { archived: false, status: { in: ['planned', 'draft'] } }, limit: 10 },
+        { workspaceId: ws, where: { status: { in: [] } }, limit: 10 },
+      ];
+      for (const query of queries) {
+        const found = await store.find('things', query);
+        const asJson = await store.findJson('things', query);
+        expect(asJson.map((d) => d.seq)).toEqual(found.map((d) => d.seq));
+        expect(asJson.map((d) => JSON.parse(d.json))).toEqual(found.map((d) => d.doc));
+      }
+    });
+
+    it('answers the same for collections filled in bulk, before and after they are swapped in', async () => {
+      const a = uid();
+      const b = uid();
+      await store.drop(['things_bulk'], []);
+      await store.init([{ name: 'things_bulk', indexes: ['status'] }], { bulkLoad: true });
+      const bulkPut = (id: string, seq: number, doc: Record<string, unknown>) => ({
+        op: 'put' as const,
+        collection: 'things_bulk',
+        id,
+        workspaceId: ws,
+        seq,
+        doc: { id, ...doc },
+      });
+      await store.apply(
+        [
+          bulkPut(a, 1, { status: 'draft', parent: 'p1' }),
+          bulkPut(b, 2, { status: 'draft', parent: 'p2' }),
+          { op: 'merge', collection: 'things_bulk', id: b, version: 4, set: { status: 'planned' } },
+        ],
+        {},
+      );
+      expect((await store.get('things_bulk', b))?.version).toBe(4);
+      expect((await store.find('things_bulk', { workspaceId: ws, where: { status: 'draft' }, limit: 5 })).map((d) => d.id)).toEqual([a]);
+      await store.apply([{ op: 'deleteWhere', collection: 'things_bulk', workspaceId: ws, where: { parent: 'p1' } }], {});
+      expect(await store.count('things_bulk', { workspaceId: ws })).toBe(1);
+      await store.swap([{ from: 'things_bulk', to: 'things' }], { [checkpoint()]: 2 }, []);
+      expect((await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id)).toEqual([b]);
+      expect((await store.findJson('things', { workspaceId: ws, limit: 5 })).map((d) => JSON.parse(d.json))).toEqual([
+        { id: b, status: 'planned', parent: 'p2' },
+      ]);
     });
 
     it('ignores a merge into a missing document and a delete of one', async () => {

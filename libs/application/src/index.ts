@@ -44,7 +44,7 @@ import {
   DeleteProjectHandler,
   UpdateProjectHandler,
 } from './projects/commands/update-project.handler';
-import { GetProjectHandler, ListProjectsHandler } from './projects/queries/project.queries';
+import { GetProjectHandler, ListProjectsHandler, ListProjectsJsonHandler } from './projects/queries/project.queries';
 import { GetProjectAsOfHandler } from './projects/queries/project-as-of.query';
 
 /** Everything the composition root registers, by bounded context. */
@@ -63,6 +63,7 @@ export const PROJECT_HANDLERS = [
   DeleteProjectHandler,
   GetProjectHandler,
   ListProjectsHandler,
+  ListProjectsJsonHandler,
   GetProjectAsOfHandler,
 ];
 export * from './projections/all-projectors';

@@ -21,14 +21,19 @@ export const assignmentId = (jobId: string, pilotId: string) => `${jobId}:${pilo
 /** Fields of job events that are inputs only and never shown (spec 2.3 / 2.2). */
 const WRITE_ONLY = new Set(['other_status_reason']);
 
+/** The events this projection writes for; a `case` for any other type does not compile. */
+const HANDLES = ['job.created', 'job.updated', 'job.deleted', 'job.pilots_assigned', 'job.pilots_unassigned'] as const;
+type Handled = Extract<JobEvent, { type: (typeof HANDLES)[number] }>;
+
 export const jobProjector: Projector = {
   name: 'jobs',
   collections: [
     { name: JOBS, indexes: ['project_id'] },
     { name: JOB_ASSIGNMENTS, indexes: ['job_id'] },
   ],
+  handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
-    const event = recorded as unknown as JobEvent;
+    const event = recorded as unknown as Handled;
     const version = recorded.revision;
     switch (event.type) {
       case 'job.created': {

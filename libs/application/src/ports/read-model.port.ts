@@ -56,11 +56,37 @@ export interface FindQuery {
   limit: number;
 }
 
+/**
+ * A document as JSON text, with the `seq` a list cursor needs. `JSON.parse(json)` equals the
+ * `doc` that `find` returns for it; the text itself may differ from `JSON.stringify(doc)` in
+ * formatting only (e.g. the spelling of a number), never in meaning.
+ */
+export interface DocumentJson {
+  seq: number;
+  json: string;
+}
+
+export interface InitOptions {
+  /**
+   * The collections are about to be filled in bulk from history (a rebuild's or a verification's
+   * fresh collections, swapped in or dropped afterwards). An adapter may postpone their secondary
+   * indexes until `swap`, or until the first query that would need them: building an index over a
+   * full table in one pass is far cheaper than maintaining it write by write. Results are the same
+   * either way; only queries made before the swap may be slower.
+   */
+  bulkLoad?: boolean;
+}
+
 export interface ReadModelStore {
   /** Creates collections and indexes that do not exist yet. */
-  init(collections: CollectionSpec[]): Promise<void>;
+  init(collections: CollectionSpec[], options?: InitOptions): Promise<void>;
   get<T = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<T> | null>;
   find<T = Record<string, unknown>>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]>;
+  /**
+   * The same documents as `find`, in the same order, as JSON text: for answers that pass stored
+   * documents through unchanged (list pages), so they are not parsed only to be serialised again.
+   */
+  findJson(collection: string, query: FindQuery): Promise<DocumentJson[]>;
   count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
   /**
    * Applies the writes in order and records the checkpoints. An adapter that cannot make both

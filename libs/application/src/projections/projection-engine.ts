@@ -1,6 +1,7 @@
 import { EventStore, RecordedEvent, START, Subscription } from '../ports/event-store.port';
-import { ReadModelStore, WriteOp } from '../ports/read-model.port';
-import { Projector } from './projector';
+import { CollectionSpec, ReadModelStore, WriteOp } from '../ports/read-model.port';
+import { coalesce } from './coalesce';
+import { eventFilter, Projector } from './projector';
 
 export interface EngineLogger {
   error(message: string, detail?: unknown): void;
@@ -31,16 +32,32 @@ export class ProjectionEngine {
   private readonly appliedListeners = new Set<(events: RecordedEvent[]) => void>();
   /** Live application and maintenance steps (swaps) run one at a time, in order. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly wants: ((type: string) => boolean)[];
+  /** Collections being filled from the start of history; their indexes are built at `head`. */
+  private pendingIndexes: { head: number; collections: CollectionSpec[] } | null = null;
 
   constructor(
     private readonly events: EventStore,
     private readonly read: ReadModelStore,
     private readonly projectors: Projector[],
     private readonly logger: EngineLogger,
-  ) {}
+  ) {
+    this.wants = projectors.map(eventFilter);
+  }
 
   async start(): Promise<void> {
-    await this.read.init(this.projectors.flatMap((p) => p.collections));
+    const stored = await this.read.getCheckpoints();
+    const head = await this.events.headPosition();
+    // A projection that has never run (fresh read models, or one added since) replays the whole
+    // history before the service answers. Like a rebuild, it is bulk-loaded: its secondary
+    // indexes are built in one pass once it has caught up, instead of row by row on the way.
+    const fresh = head > START ? this.projectors.filter((p) => (stored[p.name] ?? START) === START) : [];
+    await this.read.init(this.projectors.filter((p) => !fresh.includes(p)).flatMap((p) => p.collections));
+    if (fresh.length > 0) {
+      const collections = fresh.flatMap((p) => p.collections);
+      await this.read.init(collections, { bulkLoad: true });
+      this.pendingIndexes = { head, collections };
+    }
     this.stopped = false;
     await this.subscribe();
   }
@@ -64,20 +81,29 @@ export class ProjectionEngine {
   private async handle(batch: RecordedEvent[]): Promise<void> {
     const ops: WriteOp[] = [];
     const moved: Record<string, number> = {};
-    for (const projector of this.projectors) {
+    const last = batch[batch.length - 1].position;
+    this.projectors.forEach((projector, i) => {
       const checkpoint = this.checkpoints[projector.name];
-      const last = batch[batch.length - 1].position;
-      if (last <= checkpoint) continue;
+      if (last <= checkpoint) return;
+      const wants = this.wants[i];
       for (const event of batch) {
-        if (event.position > checkpoint) {
-          for (const op of projector.project(event)) ops.push({ ...op, at: event.position });
+        if (event.position <= checkpoint || !wants(event.type)) continue;
+        for (const op of projector.project(event)) {
+          op.at = event.position;
+          ops.push(op);
         }
       }
       moved[projector.name] = last;
-    }
-    if (Object.keys(moved).length > 0) await this.read.apply(ops, moved);
+    });
+    if (Object.keys(moved).length > 0) await this.read.apply(coalesce(ops), moved);
     Object.assign(this.checkpoints, moved);
-    this.applied = batch[batch.length - 1].position;
+    this.applied = last;
+    if (this.pendingIndexes && this.applied >= this.pendingIndexes.head) {
+      // Caught up: the bulk-loaded collections get their indexes before anyone waiting is answered.
+      const { collections } = this.pendingIndexes;
+      this.pendingIndexes = null;
+      await this.read.init(collections);
+    }
     for (const listener of this.appliedListeners) listener(batch);
     this.release();
   }

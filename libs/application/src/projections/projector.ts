@@ -4,9 +4,24 @@ import { CollectionSpec, WriteOp } from '../ports/read-model.port';
 /**
  * Turns events into read-model writes. A projector is a pure function of the event (it never
  * reads the read model), which keeps it idempotent and lets a rebuild stream through history.
+ * It returns new op objects on every call: the engine stamps them (`at`, a shadow collection)
+ * in place rather than copying each one.
  */
 export interface Projector {
   readonly name: string;
   readonly collections: CollectionSpec[];
+  /**
+   * The event types `project` writes anything for, when it is a fixed set: the engine then skips
+   * every other event without calling it (a rebuild of one projection passes over most of a long
+   * history). Absent: every event is offered.
+   */
+  readonly handles?: readonly string[];
   project(event: RecordedEvent): WriteOp[];
+}
+
+/** Whether a projector wants an event: `handles` as a set, made once per projector. */
+export function eventFilter(projector: Projector): (type: string) => boolean {
+  if (!projector.handles) return () => true;
+  const types = new Set(projector.handles);
+  return (type) => types.has(type);
 }

@@ -8,11 +8,16 @@ export const PROJECTS = 'projects';
 /** Fields of project events that are inputs only and never shown (spec 2.2). */
 const WRITE_ONLY = new Set(['other_status_reason']);
 
+/** The events this projection writes for; a `case` for any other type does not compile. */
+const HANDLES = ['project.created', 'project.updated', 'project.deleted'] as const;
+type Handled = Extract<ProjectEvent, { type: (typeof HANDLES)[number] }>;
+
 export const projectProjector: Projector = {
   name: 'projects',
   collections: [{ name: PROJECTS, indexes: ['status', 'archived'] }],
+  handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
-    const event = recorded as unknown as ProjectEvent;
+    const event = recorded as unknown as Handled;
     switch (event.type) {
       case 'project.created': {
         const d = event.data;

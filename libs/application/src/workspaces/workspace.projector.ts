@@ -40,6 +40,17 @@ export interface MemberDoc {
   updated: number;
 }
 
+/** The events this projection writes for; a `case` for any other type does not compile. */
+const HANDLES = [
+  'workspace.created',
+  'workspace.updated',
+  'workspace.member_added',
+  'workspace.api_key_created',
+  'workspace.member_erased',
+  'workspace.api_key_deactivated',
+] as const;
+type Handled = Extract<WorkspaceEvent, { type: (typeof HANDLES)[number] }>;
+
 export const workspaceProjector: Projector = {
   name: 'workspaces',
   collections: [
@@ -47,8 +58,9 @@ export const workspaceProjector: Projector = {
     { name: MEMBERS, indexes: ['role'] },
     { name: API_KEYS, indexes: ['key_hash'] },
   ],
+  handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
-    const event = recorded as unknown as WorkspaceEvent;
+    const event = recorded as unknown as Handled;
     const seq = recorded.position;
     switch (event.type) {
       case 'workspace.created': {

@@ -1,22 +1,37 @@
 import Database from 'better-sqlite3';
 import {
   CollectionSpec,
+  DocumentJson,
   Filter,
   FindQuery,
+  InitOptions,
   ReadModelStore,
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
 
-interface DocRow {
-  id: string;
-  workspace_id: string | null;
-  seq: number;
-  version: number;
-  doc: string;
-}
+/** A row of `SELECT id, workspace_id, seq, version, doc` in raw (array) mode. */
+type DocRow = [id: string, workspaceId: string | null, seq: number, version: number, doc: string];
 
 const NAME = /^[a-z][a-z0-9_]*$/;
+/**
+ * Keys a merge can address as a JSON path label inside SQL (`$."key"`). Every key a projector
+ * writes is an identifier; anything else takes the read-modify-write path in JS.
+ */
+const PATH_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Columns of a document row, in DocRow order (never `*`: that would also read the generated columns). */
+const DOC_COLUMNS = 'id, workspace_id, seq, version, doc';
+
+/** The prepared statements of one collection, made on first use. */
+interface TableStatements {
+  get: Database.Statement;
+  put: Database.Statement;
+  delete: Database.Statement;
+  /** A merge that sets no field: only the version moves. */
+  setVersion: Database.Statement;
+  /** `json_set`/`json_remove` merges by number of fields set and removed (`"<set>:<removed>"`). */
+  merges: Map<string, Database.Statement>;
+}
 
 /**
  * Read models in one SQLite file: a table per collection holding the document as JSON, with
@@ -26,11 +41,21 @@ const NAME = /^[a-z][a-z0-9_]*$/;
  * Documents and projection checkpoints are written in one transaction, so a projection is
  * exactly-once here. Read models can always be rebuilt from the event store, so the file runs
  * with `synchronous=NORMAL`: a power cut may lose the newest transactions, never consistency.
+ *
+ * Hot paths (measured, see docs/benchmarks.md): statements are prepared once per collection and
+ * read in raw (array) mode with only the columns needed; a merge is one `UPDATE ... json_set(...)`
+ * inside SQLite instead of reading, parsing, spreading and re-serialising the document in JS; and
+ * lists can be served as the stored JSON text (`findJson`) without a parse/serialise round trip.
  */
 export class SqliteReadModelStore implements ReadModelStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly rawStatements = new Map<string, Database.Statement>();
+  private readonly tables = new Map<string, TableStatements>();
   private readonly collections = new Map<string, CollectionSpec>();
+  /** Collections filled in bulk whose secondary indexes are not built yet (see `init`). */
+  private readonly deferredIndexes = new Set<string>();
+  private readonly saveCheckpoint: Database.Statement;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -38,9 +63,17 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.saveCheckpoint = this.db.prepare(
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+    );
   }
 
-  async init(collections: CollectionSpec[]): Promise<void> {
+  /**
+   * With `bulkLoad`, a new collection gets only its primary key now: the secondary indexes are
+   * built at `swap` (or before the first query or filtered delete that needs them), in one
+   * sorted pass instead of one B-tree insert per index per write. The schema is the same.
+   */
+  async init(collections: CollectionSpec[], options: InitOptions = {}): Promise<void> {
     for (const spec of collections) {
       assertName(spec.name);
       (spec.indexes ?? []).forEach(assertName);
@@ -58,8 +91,13 @@ export class SqliteReadModelStore implements ReadModelStore {
       for (const f of fields) {
         if (!existing.has(`f_${f}`)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`);
       }
-      this.createIndexes(table, spec);
       this.collections.set(spec.name, spec);
+      if (options.bulkLoad) {
+        this.deferredIndexes.add(spec.name);
+      } else {
+        this.deferredIndexes.delete(spec.name);
+        this.createIndexes(table, spec);
+      }
     }
   }
 
@@ -80,6 +118,12 @@ export class SqliteReadModelStore implements ReadModelStore {
     }
   }
 
+  /** Builds a bulk-loaded collection's indexes before a query that would otherwise scan it. */
+  private ensureIndexes(collection: string) {
+    if (!this.deferredIndexes.delete(collection)) return;
+    this.createIndexes(tableOf(collection), this.collections.get(collection)!);
+  }
+
   private statement(sql: string): Database.Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
@@ -94,27 +138,67 @@ export class SqliteReadModelStore implements ReadModelStore {
     return tableOf(collection);
   }
 
+  private tableStatements(collection: string): TableStatements {
+    let statements = this.tables.get(collection);
+    if (!statements) {
+      const table = this.table(collection);
+      statements = {
+        get: this.db.prepare(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id = ?`).raw(),
+        put: this.db.prepare(
+          `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
+             version = excluded.version, doc = excluded.doc`,
+        ),
+        delete: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
+        setVersion: this.db.prepare(`UPDATE ${table} SET version = coalesce(?, version) WHERE id = ?`),
+        merges: new Map(),
+      };
+      this.tables.set(collection, statements);
+    }
+    return statements;
+  }
+
   async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
     return this.getSync<T>(collection, id);
   }
 
   private getSync<T>(collection: string, id: string): StoredDocument<T> | null {
-    const row = this.statement(`SELECT * FROM ${this.table(collection)} WHERE id = ?`).get(id) as DocRow | undefined;
+    const row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
     return row ? toStored<T>(row) : null;
   }
 
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
-    const { sql, params } = this.select(collection, query, 'SELECT *');
-    const rows = this.statement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as DocRow[];
+    const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
+    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as DocRow[];
     return rows.map((row) => toStored<T>(row));
   }
 
+  /** Reads only `seq` and the JSON text: no id or workspace strings to make, nothing to parse. */
+  async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
+    const { sql, params } = this.select(collection, query, 'SELECT seq, doc');
+    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as [number, string][];
+    return rows.map(([seq, json]) => ({ seq, json }));
+  }
+
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
-    const { sql, params } = this.select(collection, query, 'SELECT count(*) AS n');
-    return (this.statement(sql).get(...params) as { n: number }).n;
+    const { sql, params } = this.select(collection, query, 'SELECT count(*)');
+    return this.rawStatement(sql).get(...params) as number;
+  }
+
+  /** A cached statement in raw mode (rows as arrays; a one-column row as its value via `pluck`). */
+  private rawStatement(sql: string): Database.Statement {
+    let stmt = this.rawStatements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (stmt.columns().length === 1) stmt.pluck();
+      else stmt.raw();
+      this.rawStatements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   private select(collection: string, query: Omit<FindQuery, 'limit'>, head: string) {
+    this.ensureIndexes(collection);
     const clauses: string[] = [];
     const params: unknown[] = [];
     if (query.workspaceId !== undefined) {
@@ -135,37 +219,24 @@ export class SqliteReadModelStore implements ReadModelStore {
   async apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void> {
     this.db.transaction(() => {
       for (const op of ops) this.applyOne(op);
-      const save = this.statement(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-      );
-      for (const [name, position] of Object.entries(checkpoints)) save.run(name, position);
+      for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
     })();
   }
 
   private applyOne(op: WriteOp): void {
-    const table = this.table(op.collection);
     switch (op.op) {
       case 'put':
-        this.statement(
-          `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
-             version = excluded.version, doc = excluded.doc`,
-        ).run(op.id, op.workspaceId, op.seq, op.version ?? 0, JSON.stringify(op.doc));
+        this.tableStatements(op.collection).put.run(op.id, op.workspaceId, op.seq, op.version ?? 0, JSON.stringify(op.doc));
         return;
-      case 'merge': {
-        const current = this.getSync<Record<string, unknown>>(op.collection, op.id);
-        if (!current) return;
-        this.statement(`UPDATE ${table} SET doc = ?, version = ? WHERE id = ?`).run(
-          JSON.stringify({ ...current.doc, ...op.set }),
-          op.version ?? current.version,
-          op.id,
-        );
+      case 'merge':
+        this.merge(op.collection, op.id, op.set, op.version);
         return;
-      }
       case 'delete':
-        this.statement(`DELETE FROM ${table} WHERE id = ?`).run(op.id);
+        this.tableStatements(op.collection).delete.run(op.id);
         return;
       case 'deleteWhere': {
+        const table = this.table(op.collection);
+        this.ensureIndexes(op.collection);
         const where = filterSql(op.where, this.collections.get(op.collection));
         this.statement(
           `DELETE FROM ${table} WHERE workspace_id = ?${where.clauses.map((c) => ` AND ${c}`).join('')}`,
@@ -173,6 +244,49 @@ export class SqliteReadModelStore implements ReadModelStore {
         return;
       }
     }
+  }
+
+  /**
+   * Sets top-level fields inside SQLite: `json_set` keeps the other fields and their order and
+   * appends new ones, exactly like `{ ...doc, ...set }` through JSON.stringify; a field set to a
+   * value JSON cannot hold (`undefined`) disappears from the document, as it does there.
+   */
+  private merge(collection: string, id: string, set: Record<string, unknown>, version: number | undefined): void {
+    const statements = this.tableStatements(collection);
+    const assigned: unknown[] = [];
+    const removed: string[] = [];
+    for (const key in set) {
+      if (!Object.prototype.hasOwnProperty.call(set, key)) continue;
+      if (!PATH_KEY.test(key)) return this.mergeInJs(collection, id, set, version);
+      const json = JSON.stringify(set[key]);
+      if (json === undefined) removed.push(`$."${key}"`);
+      else assigned.push(`$."${key}"`, json);
+    }
+    if (assigned.length === 0 && removed.length === 0) {
+      statements.setVersion.run(version ?? null, id);
+      return;
+    }
+    const shape = `${assigned.length / 2}:${removed.length}`;
+    let stmt = statements.merges.get(shape);
+    if (!stmt) {
+      let doc = 'doc';
+      if (assigned.length > 0) doc = `json_set(${doc}${', ?, json(?)'.repeat(assigned.length / 2)})`;
+      if (removed.length > 0) doc = `json_remove(${doc}${', ?'.repeat(removed.length)})`;
+      stmt = this.db.prepare(`UPDATE ${this.table(collection)} SET doc = ${doc}, version = coalesce(?, version) WHERE id = ?`);
+      statements.merges.set(shape, stmt);
+    }
+    stmt.run(...assigned, ...removed, version ?? null, id);
+  }
+
+  /** Read-modify-write, for field names a JSON path cannot carry safely. */
+  private mergeInJs(collection: string, id: string, set: Record<string, unknown>, version: number | undefined): void {
+    const current = this.getSync<Record<string, unknown>>(collection, id);
+    if (!current) return;
+    this.statement(`UPDATE ${this.table(collection)} SET doc = ?, version = ? WHERE id = ?`).run(
+      JSON.stringify({ ...current.doc, ...set }),
+      version ?? current.version,
+      id,
+    );
   }
 
   async getCheckpoints(): Promise<Record<string, number>> {
@@ -184,10 +298,10 @@ export class SqliteReadModelStore implements ReadModelStore {
     const table = this.table(collection);
     let after = '';
     for (;;) {
-      const rows = this.statement(`SELECT * FROM ${table} WHERE id > ? ORDER BY id LIMIT 1000`).all(after) as DocRow[];
+      const rows = this.rawStatement(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id > ? ORDER BY id LIMIT 1000`).all(after) as DocRow[];
       if (rows.length === 0) return;
       for (const row of rows) yield toStored<T>(row);
-      after = rows[rows.length - 1].id;
+      after = rows[rows.length - 1][0];
     }
   }
 
@@ -197,10 +311,11 @@ export class SqliteReadModelStore implements ReadModelStore {
       for (const collection of collections) {
         this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
         this.collections.delete(collection);
+        this.deferredIndexes.delete(collection);
       }
       for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
     })();
-    this.statements.clear();
+    this.forgetStatements();
   }
 
   async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
@@ -211,18 +326,24 @@ export class SqliteReadModelStore implements ReadModelStore {
         this.db.exec(`DROP TABLE IF EXISTS ${tableOf(to)}`);
         this.dropIndexes(tableOf(from), spec);
         this.db.exec(`ALTER TABLE ${tableOf(from)} RENAME TO ${tableOf(to)}`);
+        // Built here in one pass each, also for a bulk-loaded collection that deferred them.
         this.createIndexes(tableOf(to), spec);
         this.collections.delete(from);
+        this.deferredIndexes.delete(from);
+        this.deferredIndexes.delete(to);
         this.collections.set(to, { ...spec, name: to });
       }
-      const save = this.statement(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-      );
-      for (const [name, position] of Object.entries(checkpoints)) save.run(name, position);
+      for (const [name, position] of Object.entries(checkpoints)) this.saveCheckpoint.run(name, position);
       for (const name of dropCheckpoints) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
     })();
     // Prepared statements name tables; after a rename they must be prepared again.
+    this.forgetStatements();
+  }
+
+  private forgetStatements() {
     this.statements.clear();
+    this.rawStatements.clear();
+    this.tables.clear();
   }
 
   async close(): Promise<void> {
@@ -274,5 +395,5 @@ function filterSql(filter: Filter, spec?: CollectionSpec): { clauses: string[]; 
 const sqlValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
 function toStored<T>(row: DocRow): StoredDocument<T> {
-  return { id: row.id, workspaceId: row.workspace_id, seq: row.seq, version: row.version, doc: JSON.parse(row.doc) as T };
+  return { id: row[0], workspaceId: row[1], seq: row[2], version: row[3], doc: JSON.parse(row[4]) as T };
 }
