@@ -1,4 +1,4 @@
-import { ProjectEvent, projectView } from '@app/domain';
+import { projectDecider, ProjectEvent, projectView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
 import { Projector } from '../projections/projector';
@@ -21,20 +21,10 @@ export const projectProjector: Projector = {
     switch (event.type) {
       case 'project.created': {
         const d = event.data;
-        const doc = projectView(d.id, {
-          name: d.name,
-          description: d.description,
-          status: d.status,
-          other_status_reason: d.other_status_reason,
-          start_date: d.start_date,
-          end_date: d.end_date,
-          external_id: d.external_id,
-          laanc_number: null,
-          archived: false,
-          created_by: d.created_by,
-          created: d.created,
-          updated: d.created,
-        });
+        // The aggregate's own evolve says what a created project holds: one definition of the defaults.
+        const state = projectDecider.evolve(projectDecider.initialState(), event);
+        if (state.status !== 'live') return [];
+        const doc = projectView(d.id, state.fields);
         return [
           { op: 'put', collection: PROJECTS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version: recorded.revision, doc },
         ];
