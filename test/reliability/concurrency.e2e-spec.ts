@@ -258,7 +258,10 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     expect(twin.status).toBe(201);
     const occurrences = await occurrencesOf(jobPath);
     const expectedOccurrences = await occurrencesOf(`/v1/projects/${projectId}/jobs/${twin.body.id}`);
-    expect(occurrences.length).toBeGreaterThan(0);
+    // The final schedule depends on the order the shuffled PATCHes landed in, and some orders leave
+    // no date inside the window (e.g. every 5th month, a 12-day window): equality with the quiet
+    // twin is the check; an empty list is a legitimate answer when the twin has none either.
+    expect(occurrences.length).toBe(expectedOccurrences.length);
     expect(occurrences.map(({ date, flights }) => ({ date, flights }))).toEqual(expectedOccurrences.map(({ date, flights }) => ({ date, flights })));
 
     // Assigned pilots are the net effect of the acknowledged assigns and unassigns.
