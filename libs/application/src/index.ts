@@ -44,7 +44,7 @@ import {
   DeleteProjectHandler,
   UpdateProjectHandler,
 } from './projects/commands/update-project.handler';
-import { GetProjectHandler, ListProjectsHandler, ListProjectsJsonHandler } from './projects/queries/project.queries';
+import { ListProjectsJsonHandler } from './projects/queries/project.queries';
 import { GetProjectAsOfHandler } from './projects/queries/project-as-of.query';
 
 /** Everything the composition root registers, by bounded context. */
@@ -61,8 +61,6 @@ export const PROJECT_HANDLERS = [
   UpdateProjectHandler,
   ArchiveProjectHandler,
   DeleteProjectHandler,
-  GetProjectHandler,
-  ListProjectsHandler,
   ListProjectsJsonHandler,
   GetProjectAsOfHandler,
 ];

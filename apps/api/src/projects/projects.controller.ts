@@ -115,7 +115,7 @@ export class ProjectsController {
   }
 
   /**
-   * Read straight from the read model rather than through GetProjectQuery, whose result carries
+   * Read straight from the read model rather than through a query whose result would carry
    * no revision: the ETag must come from the same read as the body.
    */
   @Get(':projectId')

@@ -1,21 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { notFound, PROJECT_NOT_FOUND, ProjectView, Status } from '@app/domain';
+import { ProjectView, Status } from '@app/domain';
 import { FindQuery, READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
-import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
+import { decodeCursor, PAGE_SIZE } from '../../shared/pagination';
 import { PROJECTS } from '../project.projector';
 import { jsonPage, JsonText } from './json-page';
 
 export { jsonPage, JsonText } from './json-page';
-
-export class GetProjectQuery extends Query<ProjectView> {
-  constructor(
-    readonly workspaceId: string,
-    readonly projectId: string,
-  ) {
-    super();
-  }
-}
 
 export interface ProjectList {
   projects: ProjectView[];
@@ -29,18 +20,9 @@ export interface ProjectListFilter {
   cursor?: string;
 }
 
-export class ListProjectsQuery extends Query<ProjectList> {
-  constructor(
-    readonly workspaceId: string,
-    readonly filter: ProjectListFilter,
-  ) {
-    super();
-  }
-}
-
 /**
- * The same page as ListProjectsQuery, as the JSON text of its ProjectList: for the HTTP answer,
- * which then needs neither a parse of each stored document nor a serialisation of the page.
+ * GET /projects: a page of projects as the JSON text of a ProjectList, spliced from the stored
+ * documents, so the answer needs neither a parse of each document nor a serialisation of the page.
  */
 export class ListProjectsJsonQuery extends Query<JsonText> {
   constructor(
@@ -61,28 +43,6 @@ function listQuery(workspaceId: string, filter: ProjectListFilter): FindQuery {
     afterSeq: decodeCursor(filter.cursor),
     limit: PAGE_SIZE + 1,
   };
-}
-
-@QueryHandler(GetProjectQuery)
-export class GetProjectHandler implements IQueryHandler<GetProjectQuery, ProjectView> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
-
-  async execute({ workspaceId, projectId }: GetProjectQuery): Promise<ProjectView> {
-    const found = await this.read.get<ProjectView>(PROJECTS, projectId);
-    if (!found || found.workspaceId !== workspaceId) throw notFound(PROJECT_NOT_FOUND);
-    return found.doc;
-  }
-}
-
-@QueryHandler(ListProjectsQuery)
-export class ListProjectsHandler implements IQueryHandler<ListProjectsQuery, ProjectList> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
-
-  async execute({ workspaceId, filter }: ListProjectsQuery): Promise<ProjectList> {
-    const found = await this.read.find<ProjectView>(PROJECTS, listQuery(workspaceId, filter));
-    const page = toPage(found);
-    return { projects: page.items, count: page.items.length, cursor: page.cursor };
-  }
 }
 
 @QueryHandler(ListProjectsJsonQuery)
