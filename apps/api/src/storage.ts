@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { EventStore, ReadModelStore, SubjectKeyStore } from '@app/application';
-import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
+import type { EventStore, ReadModelStore, SnapshotStore, SubjectKeyStore } from '@app/application';
+import { SqliteEventStore, SqliteReadModelStore, SqliteSnapshotStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import type { AppConfig } from './config';
 
 /**
@@ -30,4 +30,13 @@ export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKey
     return MongoSubjectKeyStore.connect(config.mongodbUrl!, 'workspace_operations_keys');
   }
   return new SqliteSubjectKeyStore(join(config.dataDir, 'keys.db'));
+}
+
+/** Aggregate snapshots are a cache beside the read models (MongoDB when scaled, else DATA_DIR/snapshots.db). */
+export async function openSnapshotStore(config: AppConfig): Promise<SnapshotStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoSnapshotStore } = await import('@app/infrastructure/mongodb');
+    return MongoSnapshotStore.connect(config.mongodbUrl!);
+  }
+  return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
 }

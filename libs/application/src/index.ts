@@ -74,7 +74,6 @@ export * from './jobs/commands/update-job.command';
 export * from './jobs/commands/update-job.handler';
 export * from './jobs/commands/assign-pilots.command';
 export * from './jobs/commands/assign-pilots.handler';
-export * from './jobs/commands/delete-project-jobs';
 export * from './jobs/queries/job.queries';
 export * from './jobs/queries/job-as-of.query';
 export * from './history/state-as-of';

@@ -7,6 +7,7 @@ export * from './workspaces/workspace.events';
 export * from './workspaces/workspace.aggregate';
 export * from './projects/project.events';
 export * from './projects/project.aggregate';
+export * from './projects/project-jobs.aggregate';
 export * from './jobs/occurrence-schedule';
 export * from './jobs/job.values';
 export * from './jobs/job.events';

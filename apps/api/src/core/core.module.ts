@@ -16,6 +16,8 @@ import {
   READ_YOUR_WRITES,
   ReadModelStore,
   ReadYourWrites,
+  SNAPSHOT_STORE,
+  SnapshotStore,
   SUBJECT_KEY_STORE,
   SubjectKeyStore,
   randomIds,
@@ -24,7 +26,7 @@ import {
 import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore, openSubjectKeyStore } from '../storage';
+import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../storage';
 import { APP_CONFIG } from '../tokens';
 
 /** Starts the projections before the first request and closes the stores after the last. */
@@ -36,6 +38,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
     @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
+    @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     vault: PersonalDataVault,
   ) {
@@ -64,6 +67,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.events.close();
     await this.read.close();
     await this.keys.close();
+    await this.snapshots.close();
   }
 }
 
@@ -103,6 +107,7 @@ export class CoreModule {
         },
         { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },
         { provide: SUBJECT_KEY_STORE, useFactory: () => openSubjectKeyStore(config) },
+        { provide: SNAPSHOT_STORE, useFactory: () => openSnapshotStore(config) },
         PersonalDataVault,
         { provide: CLOCK, useValue: systemClock },
         { provide: ID_GENERATOR, useValue: randomIds },
@@ -128,9 +133,9 @@ export class CoreModule {
         },
         {
           provide: EventSourcedRepository,
-          useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites) =>
-            new EventSourcedRepository(events, clock, readModels),
-          inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES],
+          useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites, snapshots: SnapshotStore) =>
+            new EventSourcedRepository(events, clock, readModels, snapshots, new Logger('Aggregates')),
+          inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES, SNAPSHOT_STORE],
         },
         ApiKeyAuthenticator,
         Lifecycle,

@@ -11,8 +11,14 @@ export const Ctx = createParamDecorator((_data: unknown, context: ExecutionConte
     actor: principal ? { type: 'api_key', id: principal.keyId, name: principal.keyName } : OPERATOR,
     workspaceId: principal?.workspaceId ?? null,
     requestId: String(request.id),
+    idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
   };
 });
+
+/** The header as sent, when it is one value (the idempotency hook has already refused malformed ones). */
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
+}
 
 /** The API key behind this request (routes for API keys only). */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

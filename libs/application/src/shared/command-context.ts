@@ -1,5 +1,6 @@
 import { Command as CqrsCommand } from '@nestjs/cqrs';
 import { Actor } from '@app/domain';
+import { IdGenerator } from '../ports/id-generator.port';
 
 /**
  * Who is asking and on whose behalf, set once from the request (the HTTP adapter or the CLI
@@ -10,10 +11,27 @@ export interface CommandContext {
   /** The tenant: every API-key request is confined to its key's workspace. */
   readonly workspaceId: string | null;
   readonly requestId: string;
+  /**
+   * The client's Idempotency-Key, when it sent one: ids of resources a command creates are derived
+   * from it, so a retry that runs again (its first run died before its answer was stored) creates
+   * the same resource, not a second one.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export abstract class Command<Result = void> extends CqrsCommand<Result> {
   protected constructor(readonly context: CommandContext) {
     super();
   }
+}
+
+/**
+ * The id of a resource this command creates: random, or derived from the request's Idempotency-Key
+ * within the key's own scope (the caller, as the idempotency store scopes keys) and `within` (e.g.
+ * the parent resource), so a retry of the same request names the same resource.
+ */
+export function newResourceId(ids: IdGenerator, prefix: string, context: CommandContext, within: string[] = []): string {
+  if (!context.idempotencyKey) return ids.next(prefix);
+  const caller = 'id' in context.actor ? `${context.actor.type}:${context.actor.id}` : context.actor.type;
+  return ids.derive(prefix, [caller, context.workspaceId ?? '', ...within, context.idempotencyKey].join('\0'));
 }

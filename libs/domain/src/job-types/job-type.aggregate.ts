@@ -1,4 +1,4 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
 import { notFound, validationError } from '../shared/domain-error';
 import { isPredefinedJobType } from './job-type.catalogue';
 import { JobTypeEvent } from './job-type.events';
@@ -74,6 +74,7 @@ export const jobTypeDecider: Decider<JobTypeState, JobTypeCommand, JobTypeEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<JobTypeState>(1),
 };
 
 /** The job type as the API returns it (spec 2.4). */

@@ -1,4 +1,4 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
 import { notFound, validationError } from '../shared/domain-error';
 import { addMonths, isoDateOf } from '../shared/iso-date';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
@@ -238,6 +238,7 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<JobState>(1),
 };
 
 /** The job as the API returns it (spec 2.3, in its field order); shared by the projector and tests. */

@@ -1,5 +1,5 @@
 import { CreatedBy } from '../shared/actor';
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
 import { notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
 import { ProjectChanges, ProjectEvent } from './project.events';
@@ -146,6 +146,7 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<ProjectState>(1),
 };
 
 /** The project as the API returns it (spec 2.2); shared by the projector and temporal reads. */

@@ -1,4 +1,4 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
 import { notFound, validationError } from '../shared/domain-error';
 import {
   isWebhookEventType,
@@ -359,6 +359,7 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<WebhookState>(1),
 };
 
 /** The webhook as the API shows it (spec 2.6 without `secret`); shared by the projector and the tests. */
