@@ -1,4 +1,5 @@
 import { Decider } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { addMonths, isoDateOf } from '../shared/iso-date';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
@@ -231,6 +232,8 @@ function evolve(state: JobState, event: JobEvent): JobState {
       const removed = new Set(event.data.pilot_ids);
       return { ...state, pilots: state.pilots.filter((id) => !removed.has(id)) };
     }
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Decider } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
 import {
   ApiKeyScope,
@@ -96,6 +97,8 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
     case 'workspace.project_slot_released':
       state.projects.delete(event.data.project_id);
       return { ...state };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
