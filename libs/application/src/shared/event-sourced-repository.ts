@@ -4,6 +4,7 @@ import { Clock } from '../ports/clock.port';
 import { EventStore, NewEvent, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { CommandContext } from './command-context';
+import { eventSchemas } from '@app/domain';
 
 export interface Outcome<State> {
   /** Domain events this command produced (empty when it changed nothing). */
@@ -201,7 +202,7 @@ export class EventSourcedRepository {
     return {
       id: randomUUID(),
       type: event.type,
-      schemaVersion: 1,
+      schemaVersion: eventSchemas.currentVersion(event.type),
       data: event.data,
       metadata: {
         workspaceId: context.workspaceId,
