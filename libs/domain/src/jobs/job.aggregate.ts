@@ -198,7 +198,7 @@ function decide(command: JobCommand, state: JobState): JobEvent[] {
       return [
         {
           type: 'job.pilots_unassigned',
-          data: { ...ref, pilot_ids: removed, assignments_removed: removed.length * occurrences, unassigned: command.now },
+          data: { ...ref, pilot_ids: removed, occurrences_per_pilot: occurrences, unassigned: command.now },
         },
       ];
     }
