@@ -1,6 +1,7 @@
 export * from './ports';
 export * from './shared/command-context';
 export * from './shared/event-sourced-repository';
+export * from './shared/upcasting-event-store';
 export * from './shared/pagination';
 export * from './shared/tenant';
 export * from './projections/projector';

@@ -16,3 +16,5 @@ export * from './job-types/job-type.catalogue';
 export * from './job-types/job-type.events';
 export * from './job-types/job-type.aggregate';
 export * from './webhooks';
+export * from './shared/event-schema';
+export * from './event-schemas';

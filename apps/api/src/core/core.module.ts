@@ -22,7 +22,9 @@ import {
   SubjectKeyStore,
   randomIds,
   systemClock,
+  UpcastingEventStore,
 } from '@app/application';
+import { eventSchemas } from '@app/domain';
 import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { ServiceMetrics } from '../observability/metrics';
@@ -102,7 +104,12 @@ export class CoreModule {
         ServiceMetrics,
         {
           provide: EVENT_STORE,
-          useFactory: async (metrics: ServiceMetrics) => instrumentEventStore(await openEventStore(config), metrics),
+          // Every read of the app goes through the upcasting seam: events in their current shape (docs/events.md).
+          useFactory: async (metrics: ServiceMetrics) =>
+            new UpcastingEventStore(instrumentEventStore(await openEventStore(config), metrics), eventSchemas, {
+              onUnknownType: (type) => metrics.unknownEventTypes.inc({ type }),
+              logger: new Logger('Events'),
+            }),
           inject: [ServiceMetrics],
         },
         { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },

@@ -37,6 +37,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly unknownEventTypes = new Counter({
+    name: 'events_unknown_type_total',
+    help: 'Events of a type this release does not know, read from the event store (each read counts); aggregates and projections ignore them',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -5,6 +5,7 @@ import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedRevisio
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
+import { eventSchemas } from '@app/domain';
 
 export interface Outcome<State> {
   /** Domain events this command produced (empty when it changed nothing). */
@@ -358,7 +359,7 @@ export class EventSourcedRepository {
     return {
       id: randomUUID(),
       type: event.type,
-      schemaVersion: 1,
+      schemaVersion: eventSchemas.currentVersion(event.type),
       data: event.data,
       metadata: {
         workspaceId: context.workspaceId,

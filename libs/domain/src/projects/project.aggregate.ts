@@ -1,5 +1,6 @@
 import { CreatedBy } from '../shared/actor';
 import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
 import { ProjectChanges, ProjectEvent } from './project.events';
@@ -139,6 +140,8 @@ function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
     case 'project.deleted':
       if (state.status === 'absent') return state;
       return { status: 'deleted', id: state.id, workspaceId: state.workspaceId };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import {
   isWebhookEventType,
@@ -352,6 +353,8 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
       };
     case 'webhook.auto_paused':
       return { ...state, fields: { ...state.fields, status: 'paused', updated: event.data.updated } };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Decider } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
 import {
   ApiKeyScope,
@@ -96,6 +97,8 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       return { ...state, projectSlots: state.projectSlots + 1 };
     case 'workspace.project_slot_released':
       return { ...state, projectSlots: Math.max(0, state.projectSlots - 1) };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
