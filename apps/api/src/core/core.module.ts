@@ -56,7 +56,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
-    if (!(await this.engine.waitFor(head, 120_000))) this.logger.warn('Projections still catching up at start');
+    if (!(await this.engine.waitFor(head, {}, 120_000))) this.logger.warn('Projections still catching up at start');
   }
 
   async onApplicationShutdown() {
