@@ -8,7 +8,7 @@ import {
   Subscription,
 } from '../ports/event-store.port';
 import { DeadLetter, WriteOp } from '../ports/read-model.port';
-import { ProjectionEngine, UnknownDeadLetterError } from './projection-engine';
+import { EngineLogger, ProjectionEngine, UnknownDeadLetterError } from './projection-engine';
 import { Projector } from './projector';
 
 /**
@@ -114,7 +114,7 @@ const tally: Projector = {
   project: (event) => [{ op: 'put', collection: 'tally', id: event.id, workspaceId: 'ws_1', seq: event.position, doc: { type: event.type } }],
 };
 
-const quiet = { error: () => undefined, warn: () => undefined };
+const quiet: EngineLogger = { error: () => undefined, warn: () => undefined };
 
 async function ids(read: SqliteReadModelStore, collection: string) {
   return (await read.find(collection, { workspaceId: 'ws_1', limit: 100 })).map((d) => d.id);
@@ -228,7 +228,7 @@ describe('ProjectionEngine failure policy', () => {
 
   it('restarts a subscription that cannot start or dies, with doubling delays up to the cap, reset by a batch', async () => {
     const delays: number[] = [];
-    const logger = { warn: () => undefined, error: (message: string) => delays.push(Number(/in (\d+) ms/.exec(message)?.[1])) };
+    const logger: EngineLogger = { warn: () => undefined, error: (message: string) => void delays.push(Number(/in (\d+) ms/.exec(message)?.[1])) };
     events.failStarts = 3;
     events.failLater = 2;
     await append('thing-a', { id: 'a' });
