@@ -4,6 +4,7 @@ import { Clock } from '../ports/clock.port';
 import { EventStore, NewEvent, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { CommandContext } from './command-context';
+import { servingProjections } from './read-scope';
 
 export interface Outcome<State> {
   /** Domain events this command produced (empty when it changed nothing). */
@@ -13,6 +14,12 @@ export interface Outcome<State> {
   /** Store position to wait for before the read models show this command (0: nothing written). */
   position: number;
   state: State;
+  /**
+   * Whether the read models serving the resource are known to show this command: true when it
+   * wrote nothing or the wait saw it; false when the wait timed out or one of them parked an event
+   * of the stream (the write is committed all the same), or when the caller chose not to wait.
+   */
+  visible: boolean;
 }
 
 export const STALE_IF_MATCH = 'The resource has changed since the version given in If-Match';
@@ -28,7 +35,7 @@ interface Queued<State, Cmd> {
   decide: (state: State) => Cmd;
   expectedRevision?: number;
   context: CommandContext;
-  resolve(outcome: Outcome<State>): void;
+  resolve(outcome: Omit<Outcome<State>, 'visible'>): void;
   reject(error: unknown): void;
 }
 
@@ -74,8 +81,13 @@ export class EventSourcedRepository {
     options: ExecuteOptions = {},
   ): Promise<Outcome<State>> {
     const outcome = await this.enqueue(decider, streamId, command, context, options.expectedRevision);
-    if (outcome.position > 0 && options.waitForReadModels !== false) await this.readModels.waitFor(outcome.position);
-    return outcome;
+    if (outcome.position === 0) return { ...outcome, visible: true };
+    if (options.waitForReadModels === false) return { ...outcome, visible: false };
+    const projections = servingProjections(streamId);
+    const visible = await this.readModels.waitFor(outcome.position, { projections, streamId });
+    // Committed either way; whoever answers must say the read models may not show it yet.
+    if (!visible) context.consistency?.pending.push(...(projections ?? ['all']));
+    return { ...outcome, visible };
   }
 
   private enqueue<State, Cmd>(
@@ -84,7 +96,7 @@ export class EventSourcedRepository {
     command: Cmd | ((state: State) => Cmd),
     context: CommandContext,
     expectedRevision: number | undefined,
-  ): Promise<Outcome<State>> {
+  ): Promise<Omit<Outcome<State>, 'visible'>> {
     const decideFn = (typeof command === 'function' ? command : () => command) as (state: State) => Cmd;
     return new Promise((resolve, reject) => {
       let queue = this.queues.get(streamId) as StreamQueue<State, Cmd> | undefined;
@@ -133,7 +145,7 @@ export class EventSourcedRepository {
       let { state } = loaded;
       let revision = loaded.revision;
       const toAppend: NewEvent[] = [];
-      const results: ({ ok: Omit<Outcome<State>, 'position'>; writes: boolean } | { error: unknown })[] = [];
+      const results: ({ ok: Omit<Outcome<State>, 'position' | 'visible'>; writes: boolean } | { error: unknown })[] = [];
       for (const queued of batch) {
         try {
           // Checked against the revision this command would really act on, batch included.
@@ -208,7 +220,7 @@ export class EventSourcedRepository {
         actor: context.actor,
         requestId: context.requestId,
         correlationId: context.requestId,
-        causationId: null,
+        causationId: context.causationId,
         recordedAt: this.clock.now(),
       },
     };
