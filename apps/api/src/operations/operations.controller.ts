@@ -69,7 +69,7 @@ export class OperationsController {
     summary: 'Events parked by a projection (dead letters)',
     description: 'Events a projector threw on: each projection parks its own and stays live. Retry or skip each one.',
   })
-  @ApiQuery({ name: 'projection', required: false, type: String, example: 'jobs' })
+  @ApiQuery({ name: 'projection', required: false, type: String, description: 'Only this projection', example: 'jobs' })
   @ApiOkResponse({ type: DeadLetterListSchema })
   @ApiErrors({ 400: 'projection must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)' })
   async deadLetters(@Query('projection') projection?: unknown) {
@@ -84,8 +84,8 @@ export class OperationsController {
     summary: 'Retry a dead letter',
     description: "Reads the event from the store again and runs its projection's projector on it. Applied: its writes land and the dead letter is removed. Failed again: the dead letter records the attempt and the new error. The writes land on the read model as it is now, after the later events.",
   })
-  @ApiParam({ name: 'projection', type: String, example: 'jobs' })
-  @ApiParam({ name: 'position', type: 'integer', example: 4711 })
+  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
+  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterRetriedSchema })
   @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
   async retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
@@ -96,8 +96,8 @@ export class OperationsController {
   @Post('projections/dead-letters/:projection/:position/skip')
   @HttpCode(200)
   @ApiOperation({ summary: 'Skip a dead letter', description: 'Removes the dead letter without applying its event (logged). The read model stays as it is; a rebuild replays everything.' })
-  @ApiParam({ name: 'projection', type: String, example: 'jobs' })
-  @ApiParam({ name: 'position', type: 'integer', example: 4711 })
+  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
+  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterSkippedSchema })
   @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
   async skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
