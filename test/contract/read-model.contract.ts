@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FindQuery, ReadModelStore } from '@app/application/ports';
+import { DeadLetter, FindQuery, ReadModelStore } from '@app/application/ports';
 
 /**
  * The behaviour every ReadModelStore adapter must show. Run by
@@ -286,6 +286,66 @@ export function readModelContract(
       // And a new rebuild can start again under the old name.
       await store.init([{ name: 'things_next', indexes: ['status'] }]);
       expect(await store.count('things_next', {})).toBe(0);
+    });
+
+    const letter = (position: number, overrides: Partial<DeadLetter> = {}): DeadLetter => ({
+      projection: checkpoint(),
+      position,
+      eventId: `evt_${position}`,
+      streamId: `thing-${position}`,
+      eventType: 'thing.broken',
+      error: 'projector failed',
+      firstFailedAt: 1_000,
+      lastFailedAt: 1_000,
+      attempts: 1,
+      ...overrides,
+    });
+
+    it('parks dead letters with the batch that moves past them, and lists them per projection in order', async () => {
+      const id = uid();
+      const other = `${checkpoint()}_other`;
+      await store.apply([put(id, 5, { status: 'draft' })], { [checkpoint()]: 7, [other]: 7 }, {
+        park: [letter(6), letter(4), letter(2, { projection: other })],
+      });
+      expect((await store.get('things', id))?.doc).toEqual({ id, status: 'draft' });
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(7);
+      expect(await store.listDeadLetters(checkpoint())).toEqual([letter(4), letter(6)]);
+      expect(await store.listDeadLetters(other)).toEqual([letter(2, { projection: other })]);
+      const all = (await store.listDeadLetters()).filter((d) => d.projection === checkpoint() || d.projection === other);
+      // Projection then position order: `<cp>` sorts before `<cp>_other`.
+      expect(all.map((d) => [d.projection, d.position])).toEqual([[checkpoint(), 4], [checkpoint(), 6], [other, 2]]);
+      await store.apply([], {}, { remove: [{ projection: other, position: 2 }] });
+      expect(await store.listDeadLetters(other)).toEqual([]);
+    });
+
+    it('replaces a re-parked dead letter and removes one atomically with the ops of its retry', async () => {
+      const id = uid();
+      await store.apply([], { [checkpoint()]: 3 }, { park: [letter(3)] });
+      await store.apply([], {}, { park: [letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })] });
+      expect(await store.listDeadLetters(checkpoint())).toEqual([letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })]);
+      await store.apply([put(id, 3, { status: 'fixed' })], {}, { remove: [{ projection: checkpoint(), position: 3 }] });
+      expect(await store.listDeadLetters(checkpoint())).toEqual([]);
+      expect((await store.get('things', id))?.doc.status).toBe('fixed');
+      // The checkpoint is left where the batch that parked it put it.
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(3);
+    });
+
+    it('removes one dead letter by key and says whether there was one', async () => {
+      await store.apply([], {}, { park: [letter(8), letter(9)] });
+      expect(await store.removeDeadLetter({ projection: checkpoint(), position: 8 })).toBe(true);
+      expect(await store.removeDeadLetter({ projection: checkpoint(), position: 8 })).toBe(false);
+      expect(await store.removeDeadLetter({ projection: `${checkpoint()}_none`, position: 9 })).toBe(false);
+      expect((await store.listDeadLetters(checkpoint())).map((d) => d.position)).toEqual([9]);
+    });
+
+    it('parks nothing when a batch fails: the dead letters go with the ops and checkpoints or not at all', async () => {
+      await expect(
+        store.apply([put(uid(), 1, { status: 'x' }), { op: 'delete', collection: 'missing_collection', id: 'x' }], { [checkpoint()]: 10 }, {
+          park: [letter(10)],
+        }),
+      ).rejects.toThrow();
+      expect(await store.listDeadLetters(checkpoint())).toEqual([]);
+      expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();
     });
   });
 }

@@ -28,6 +28,11 @@ export interface AppConfig {
    * the stored checkpoints for read-your-writes.
    */
   projections: 'inline' | 'external';
+  /**
+   * How long a write waits for the read models serving it before it answers anyway, with
+   * `X-Read-Consistency: pending` (READ_YOUR_WRITES_TIMEOUT_MS).
+   */
+  readYourWritesTimeoutMs: number;
   /** pino level for the request log: trace, debug, info, warn, error, fatal or silent. */
   logLevel: string;
 }
@@ -96,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookPauseAfterFailures: positiveInt('WEBHOOK_PAUSE_AFTER_FAILURES', env.WEBHOOK_PAUSE_AFTER_FAILURES, DEFAULT_PAUSE_AFTER_FAILURES),
     webhookAllowPrivateTargets: allowPrivate === 'true',
     projections: oneOf('PROJECTIONS', env.PROJECTIONS, ['inline', 'external'] as const, 'inline'),
+    readYourWritesTimeoutMs: positiveInt('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
   };
 }

@@ -61,7 +61,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
-    if (!(await this.engine.waitFor(head, 120_000))) this.logger.warn('Projections still catching up at start');
+    if (!(await this.engine.waitFor(head, {}, 120_000))) this.logger.warn('Projections still catching up at start');
   }
 
   async onApplicationShutdown() {
@@ -121,14 +121,19 @@ export class CoreModule {
         {
           provide: ProjectionEngine,
           useFactory: (events: EventStore, read: ReadModelStore) =>
-            new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections')),
+            new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections'), {
+              readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+            }),
           inject: [EVENT_STORE, READ_MODEL_STORE],
         },
         {
           provide: READ_YOUR_WRITES,
           useFactory: (engine: ProjectionEngine, read: ReadModelStore) =>
             config.projections === 'external'
-              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name))
+              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name), {
+                  intervalMs: 5,
+                  timeoutMs: config.readYourWritesTimeoutMs,
+                })
               : engine,
           inject: [ProjectionEngine, READ_MODEL_STORE],
         },

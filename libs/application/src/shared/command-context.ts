@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command as CqrsCommand } from '@nestjs/cqrs';
 import { Actor } from '@app/domain';
 import { IdGenerator } from '../ports/id-generator.port';
@@ -17,6 +18,28 @@ export interface CommandContext {
    * the same resource, not a second one.
    */
   readonly idempotencyKey?: string;
+  /**
+   * What caused the events this command records (their `metadata.causationId`): the command's
+   * own id — the request id for an HTTP command, a generated one for a background command — or,
+   * for a command that reacts to an event, that event's id.
+   */
+  readonly causationId: string;
+  /**
+   * Filled in by the repository when a write's read models did not show it in time (set by the
+   * HTTP adapter, read when it answers). Absent for commands nobody answers.
+   */
+  readonly consistency?: ReadConsistency;
+}
+
+/** The request-scoped record of read models a write could not wait for. */
+export interface ReadConsistency {
+  /** Names of the projections that did not show a write of this request (may repeat). */
+  pending: string[];
+}
+
+/** A context for a command that no request caused (a background job): its own generated id. */
+export function backgroundContext(workspaceId: string | null, actor: Actor, requestId: string): CommandContext {
+  return { actor, workspaceId, requestId, causationId: `cmd_${randomUUID()}` };
 }
 
 export abstract class Command<Result = void> extends CqrsCommand<Result> {

@@ -5,6 +5,7 @@ import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedRevisio
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
+import { servingProjections } from './read-scope';
 import { eventSchemas } from '@app/domain';
 
 export interface Outcome<State> {
@@ -15,6 +16,12 @@ export interface Outcome<State> {
   /** Store position to wait for before the read models show this command (0: nothing written). */
   position: number;
   state: State;
+  /**
+   * Whether the read models serving the resource are known to show this command: true when it
+   * wrote nothing or the wait saw it; false when the wait timed out or one of them parked an event
+   * of the stream (the write is committed all the same), or when the caller chose not to wait.
+   */
+  visible: boolean;
 }
 
 export const STALE_IF_MATCH = 'The resource has changed since the version given in If-Match';
@@ -63,6 +70,10 @@ export interface Committed<Result> {
   result: Result;
   /** Store position of the write (0 when the unit wrote nothing). */
   position: number;
+  /** Streams the batch wrote to. */
+  written: string[];
+  /** As Outcome.visible. */
+  visible: boolean;
 }
 
 /** A stream as the batch being decided sees it. */
@@ -84,7 +95,7 @@ interface Tracked {
 interface Queued {
   work: (unit: UnitOfWork) => Promise<unknown>;
   context: CommandContext;
-  resolve(committed: Committed<unknown>): void;
+  resolve(committed: Omit<Committed<unknown>, 'visible'>): void;
   reject(error: unknown): void;
 }
 
@@ -146,13 +157,14 @@ export class EventSourcedRepository {
     context: CommandContext,
     options: ExecuteOptions = {},
   ): Promise<Outcome<State>> {
-    const { result, position } = await this.transact(
+    const { result, position, visible } = await this.transact(
       streamId,
       context,
       (unit) => unit.decide(decider, streamId, command, { expectedRevision: options.expectedRevision }),
       { waitForReadModels: options.waitForReadModels },
     );
-    return { ...result, position: result.events.length > 0 ? position : 0 };
+    const wrote = result.events.length > 0;
+    return { ...result, position: wrote ? position : 0, visible: wrote ? visible : true };
   }
 
   /**
@@ -165,7 +177,7 @@ export class EventSourcedRepository {
     work: (unit: UnitOfWork) => Promise<Result>,
     options: { waitForReadModels?: boolean } = {},
   ): Promise<Committed<Result>> {
-    const committed = await new Promise<Committed<unknown>>((resolve, reject) => {
+    const committed = await new Promise<Omit<Committed<unknown>, 'visible'>>((resolve, reject) => {
       let queue = this.queues.get(queueKey);
       if (!queue) {
         queue = { waiting: [], running: false };
@@ -174,8 +186,26 @@ export class EventSourcedRepository {
       queue.waiting.push({ work, context, resolve, reject });
       if (!queue.running) void this.drain(queueKey, queue);
     });
-    if (committed.position > 0 && options.waitForReadModels !== false) await this.readModels.waitFor(committed.position);
-    return committed as Committed<Result>;
+    if (committed.position === 0) return { ...(committed as Committed<Result>), visible: true };
+    if (options.waitForReadModels === false) return { ...(committed as Committed<Result>), visible: false };
+    const visible = await this.waitUntilShown(committed.position, committed.written, context);
+    return { ...(committed as Committed<Result>), visible };
+  }
+
+  /**
+   * Waits until the projections serving each written stream show the write (never the audit feed
+   * and the like). Committed either way; when they do not, whoever answers must say so.
+   */
+  private async waitUntilShown(position: number, written: string[], context: CommandContext): Promise<boolean> {
+    const shown = await Promise.all(
+      written.map(async (streamId) => {
+        const projections = servingProjections(streamId);
+        const visible = await this.readModels.waitFor(position, { projections, streamId });
+        if (!visible) context.consistency?.pending.push(...(projections ?? ['all']));
+        return visible;
+      }),
+    );
+    return shown.every(Boolean);
   }
 
   /** Current state of a stream (for reads that need the aggregate, e.g. temporal reads). */
@@ -234,7 +264,8 @@ export class EventSourcedRepository {
         appends.sort((a, b) => rank(a) - rank(b));
       }
       let position = 0;
-      if (appends.some((a) => a.events.length > 0)) {
+      const written = appends.filter((a) => a.events.length > 0).map((a) => a.streamId);
+      if (written.length > 0) {
         try {
           const written = await this.store.appendToStreams(appends);
           position = Math.max(...written.map((w) => w.position));
@@ -254,7 +285,7 @@ export class EventSourcedRepository {
       batch.forEach((queued, i) => {
         const result = results[i];
         if ('error' in result) queued.reject(result.error);
-        else queued.resolve({ result: result.ok, position });
+        else queued.resolve({ result: result.ok, position, written });
       });
       return;
     }
@@ -366,7 +397,7 @@ export class EventSourcedRepository {
         actor: context.actor,
         requestId: context.requestId,
         correlationId: context.requestId,
-        causationId: null,
+        causationId: context.causationId,
         recordedAt: this.clock.now(),
       },
     };

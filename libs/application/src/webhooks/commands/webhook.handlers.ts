@@ -204,7 +204,7 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand> {
         attemptedAt: outcome.attemptedAt,
         pauseAfterFailures: Number.MAX_SAFE_INTEGER,
       },
-      { ...dispatcherContext(webhook.workspaceId, id), actor: context.actor, requestId: context.requestId },
+      { ...dispatcherContext(webhook.workspaceId, id), actor: context.actor, requestId: context.requestId, causationId: context.causationId },
     );
     return { ...attempt, seq: 0 };
   }

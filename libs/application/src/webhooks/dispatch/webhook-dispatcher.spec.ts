@@ -29,7 +29,7 @@ describe('Webhook dispatcher', () => {
   let opened: number;
   const running: { stop(): Promise<void> }[] = [];
   const silent = { error: () => undefined, warn: () => undefined };
-  const ctx: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'test' };
+  const ctx: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'test', causationId: 'test' };
 
   const transport: WebhookTransport = {
     async send(request) {
