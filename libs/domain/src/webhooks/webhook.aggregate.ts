@@ -327,7 +327,7 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
-  snapshot: jsonSnapshot<WebhookState>(1),
+  snapshot: jsonSnapshot<WebhookState>(2), // 2: resetGeneration (failure telemetry moved to the delivery store)
 };
 
 /** The webhook as the API shows it (spec 2.6 without `secret`); shared by the projector and the tests. */
