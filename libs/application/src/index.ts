@@ -109,3 +109,5 @@ export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, Li
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];
 export * from './webhooks';
 export * from './projections/checkpoint-poller';
+export * from './projects/slots/slot-ledger.projector';
+export * from './projects/slots/slot-reconciler';

@@ -16,6 +16,7 @@ import {
   READ_YOUR_WRITES,
   ReadModelStore,
   ReadYourWrites,
+  SlotReconciler,
   SNAPSHOT_STORE,
   SnapshotStore,
   SUBJECT_KEY_STORE,
@@ -34,6 +35,8 @@ import { APP_CONFIG } from '../tokens';
 /** Starts the projections before the first request and closes the stores after the last. */
 class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Lifecycle');
+  private reconciling: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly engine: ProjectionEngine,
@@ -42,6 +45,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reconciler: SlotReconciler,
     vault: PersonalDataVault,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
@@ -65,6 +69,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationShutdown() {
+    if (this.reconciling) clearInterval(this.reconciling);
+    await this.sweeping;
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
@@ -150,6 +156,11 @@ export class CoreModule {
           inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES, SNAPSHOT_STORE],
         },
         ApiKeyAuthenticator,
+        {
+          provide: SlotReconciler,
+          useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) => new SlotReconciler(repository, read, clock),
+          inject: [EventSourcedRepository, READ_MODEL_STORE, CLOCK],
+        },
         Lifecycle,
       ],
       exports: SHARED,

@@ -256,13 +256,14 @@ export class EventSourcedRepository {
           expectedRevision: tracked.loadedRevision === -1 ? 'no_stream' : tracked.loadedRevision,
         });
       }
-      if (!this.store.atomicMultiStream) {
-        const rank = (a: StreamAppend) => {
-          const order = streams.get(a.streamId)!.order;
-          return order === 'first' ? 0 : order === 'last' ? 2 : 1;
-        };
-        appends.sort((a, b) => rank(a) - rank(b));
-      }
+      // In the decided order on every store: needed where appends are made one by one, and it keeps
+      // the events of one write in the same order on the embedded store too (the slot ledger
+      // projection relies on a reservation preceding its project, a deletion its release).
+      const rank = (a: StreamAppend) => {
+        const order = streams.get(a.streamId)!.order;
+        return order === 'first' ? 0 : order === 'last' ? 2 : 1;
+      };
+      appends.sort((a, b) => rank(a) - rank(b));
       let position = 0;
       const written = appends.filter((a) => a.events.length > 0).map((a) => a.streamId);
       if (written.length > 0) {

@@ -8,4 +8,5 @@ export const PROJECT_EVENT_SCHEMAS = {
   'project.updated': { version: 1 },
   'project.deleted': { version: 1 },
   'project.job_added': { version: 1 },
+  'project.creation_abandoned': { version: 1 },
 } as const satisfies Record<ProjectEvent['type'] | ProjectJobsEvent['type'], EventSchema>;

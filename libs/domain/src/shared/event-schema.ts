@@ -14,6 +14,11 @@ export interface EventSchema {
   readonly version: number;
   /** By the version they read: `upcasters[1]` turns v1 data into v2. One for each older version. */
   readonly upcasters?: Readonly<Record<number, Upcaster>>;
+  /**
+   * No longer written by this release, still read (older histories hold it). Golden fixtures
+   * recorded from now on do not contain it; the older folders keep replaying it.
+   */
+  readonly retired?: true;
 }
 
 /** Every known event type and its schema. Types not in it are unknown (e.g. written by a newer release). */
