@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { readOrCreateSharedFile } from '@app/infrastructure/fs';
 
 /** Runtime configuration (README "Configuration"; the contract is ../shared/ARCHITECTURE.md). */
 export interface AppConfig {
@@ -111,12 +112,12 @@ export const ADMIN_TOKEN_FILE = 'admin-token';
 /**
  * ADMIN_TOKEN wins; otherwise the token saved in DATA_DIR; otherwise a new one is generated,
  * saved (owner-only permissions) and reported as generated so that it is printed exactly once.
+ * Created atomically: processes starting together on one empty DATA_DIR agree on one token, and
+ * only the one that made it prints it.
  */
 function adminToken(fromEnv: string | undefined, dataDir: string): { token: string; generated: boolean } {
   if (fromEnv) return { token: fromEnv, generated: false };
   const file = join(dataDir, ADMIN_TOKEN_FILE);
-  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), generated: false };
-  const token = `adm_${randomBytes(32).toString('base64url')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return { token, generated: true };
+  const { value, created } = readOrCreateSharedFile(file, () => `adm_${randomBytes(32).toString('base64url')}`);
+  return { token: value, generated: created };
 }
