@@ -219,6 +219,42 @@ export function readModelContract(
       expect(await store.count('things', { workspaceId: other })).toBe(1);
     });
 
+    it('orders documents written at one position by id, whatever the order they were written in', async () => {
+      // One event can write several documents (same seq). Written here in reverse id order, in two
+      // batches, with one of them deleted and written again: insertion order and storage order
+      // both differ from id order, so only a real tie-breaker gives the expected lists.
+      const ids = ['a', 'b', 'c', 'd', 'e'].map((letter) => `${letter}_${ws}`);
+      const status = (id: string) => (id.startsWith('b') || id.startsWith('d') ? 'planned' : 'draft');
+      await store.apply([put(ids[4], 7, { status: status(ids[4]) }), put(ids[3], 7, { status: status(ids[3]) })], {});
+      await store.apply(
+        [
+          put(ids[2], 7, { status: status(ids[2]) }),
+          put(ids[1], 7, { status: status(ids[1]) }),
+          put(ids[0], 7, { status: status(ids[0]) }),
+          put(`z_${ws}`, 3, { status: 'draft' }),
+          put(`y_${ws}`, 9, { status: 'planned' }),
+        ],
+        {},
+      );
+      await store.apply([{ op: 'delete', collection: 'things', id: ids[2] }], {});
+      await store.apply([put(ids[2], 7, { status: status(ids[2]) })], {});
+
+      const all = await store.find('things', { workspaceId: ws, limit: 10 });
+      expect(all.map((d) => d.id)).toEqual([`z_${ws}`, ...ids, `y_${ws}`]);
+      for (let limit = 1; limit <= all.length; limit++) {
+        const page = await store.find('things', { workspaceId: ws, limit });
+        expect(page.map((d) => d.id)).toEqual(all.slice(0, limit).map((d) => d.id));
+      }
+      const drafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 10 });
+      expect(drafts.map((d) => d.id)).toEqual([`z_${ws}`, ids[0], ids[2], ids[4]]);
+      const firstTwoDrafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, afterSeq: 3, limit: 2 });
+      expect(firstTwoDrafts.map((d) => d.id)).toEqual([ids[0], ids[2]]);
+      const either = await store.find('things', { workspaceId: ws, where: { status: { in: ['planned', 'draft'] } }, limit: 10 });
+      expect(either.map((d) => d.id)).toEqual(all.map((d) => d.id));
+      const json = await store.findJson('things', { workspaceId: ws, where: { status: 'planned' }, limit: 10 });
+      expect(json.map((d) => (JSON.parse(d.json) as { id: string }).id)).toEqual([ids[1], ids[3], `y_${ws}`]);
+    });
+
     it('finds across workspaces by an indexed field', async () => {
       const marker = `status_${randomUUID()}`;
       await store.apply([put(uid(), 1, { status: marker }), put(uid(), 2, { status: marker }, `other_${ws}`)], {});

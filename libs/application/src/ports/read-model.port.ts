@@ -4,7 +4,9 @@
  *
  * Every document has an id (unique within its collection), the workspace it belongs to, and a
  * `seq`: the store position of the event that created it. Lists are ordered by `seq`, so a cursor
- * is just the last `seq` seen and the order stays stable while documents are added.
+ * is just the last `seq` seen and the order stays stable while documents are added. Documents
+ * written at one position (one event, several documents) follow each other in id order: every
+ * adapter gives the same total order, with or without a limit.
  */
 export const READ_MODEL_STORE = Symbol('ReadModelStore');
 

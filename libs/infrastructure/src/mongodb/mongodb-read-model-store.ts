@@ -44,11 +44,22 @@ const CHECKPOINTS = '_checkpoints';
 const DEAD_LETTERS = '_dead_letters';
 const DEFAULT_DB = 'workspace_operations';
 
+/** Lists are ordered by `seq`, then by id for documents written at one position: a total, stable order. */
+const LIST_ORDER = { _seq: 1, _id: 1 } as const;
+/** The list index of an older release, replaced by `ws_seq_id` (same prefix, plus the tie-breaker). */
+const OLD_LIST_INDEX = 'ws_seq';
+
 /**
  * Read models in MongoDB: one collection per read-model collection (`rm_<name>`), documents
- * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`, with an index on `(_ws, _seq)`
- * for the lists and one per declared field. Projection checkpoints live in `_checkpoints` as
- * `{ _id: name, position }`.
+ * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`. Indexes match the SQLite
+ * adapter's: `(_ws, _seq, _id)` for the lists, and per declared field one on the field alone
+ * (lookups across workspaces, e.g. an API key by hash) and one on `(_ws, field, _seq, _id)` for
+ * filtered lists (projects by status, jobs by project, the audit feed by type). Lists sort on
+ * `(_seq, _id)`, which those indexes hold in order, so a page is read off the index and stops at
+ * its limit instead of sorting every match in memory; `_id` breaks ties between documents written
+ * at one position, so the order is the same from one query to the next (a sort on `_seq` alone
+ * may return ties in any order, and differently with and without a limit). Projection
+ * checkpoints live in `_checkpoints` as `{ _id: name, position }`.
  *
  * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
  * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
@@ -103,10 +114,15 @@ export class MongoReadModelStore implements ReadModelStore {
       // restricted (and impossible before MongoDB 4.4).
       await ensureCollection(this.db, collectionOf(spec.name));
       const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
-      await collection.createIndex({ _ws: 1, _seq: 1 }, { name: 'ws_seq' });
+      await collection.createIndex({ _ws: 1, ...LIST_ORDER }, { name: 'ws_seq_id' });
       for (const field of spec.indexes ?? []) {
         await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
+        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
       }
+      // Its replacement exists now; another process starting at once may have dropped it already.
+      await collection.dropIndex(OLD_LIST_INDEX).catch((error: { codeName?: string }) => {
+        if (error?.codeName !== 'IndexNotFound') throw error;
+      });
       this.collections.add(spec.name);
     }
   }
@@ -121,7 +137,7 @@ export class MongoReadModelStore implements ReadModelStore {
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
     const rows = await target
-      .find(selector(query), { sort: { _seq: 1 }, limit: Math.floor(query.limit) })
+      .find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) })
       .toArray();
     return rows.map((row) => toStored<T>(row));
   }

@@ -195,16 +195,17 @@ export class SqliteReadModelStore implements ReadModelStore {
     return row ? toStored<T>(row) : null;
   }
 
+  /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as DocRow[];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as DocRow[];
     return rows.map((row) => toStored<T>(row));
   }
 
   /** Reads only `seq` and the JSON text: no id or workspace strings to make, nothing to parse. */
   async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
     const { sql, params } = this.select(collection, query, 'SELECT seq, doc');
-    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as [number, string][];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as [number, string][];
     return rows.map(([seq, json]) => ({ seq, json }));
   }
 
