@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyAuthenticator, API_KEY_PREFIX, AuthResult, Principal } from '@app/application';
 import { APP_CONFIG } from '../tokens';
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../config';
 import { AuthError } from './errors';
+import { OperatorToken } from './operator-token';
 
 /** Who may call a route: anyone (health), the operator (admin API), or an API key (default). */
 export type Audience = 'public' | 'operator' | 'api_key';
@@ -30,18 +30,16 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 @Injectable()
 export class AuthGuard implements CanActivate {
-  private readonly adminDigest: Buffer;
+  private readonly operatorToken: OperatorToken;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.adminDigest = digest(config.adminToken);
+    this.operatorToken = new OperatorToken(config.adminToken);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -53,8 +51,7 @@ export class AuthGuard implements CanActivate {
 
     if (audience === 'operator') {
       if (presented?.startsWith(API_KEY_PREFIX)) throw new AuthError('api_key_path_not_allowed');
-      // Compare digests so the comparison takes the same time whatever the token's length.
-      if (!presented || !timingSafeEqual(digest(presented), this.adminDigest)) throw new AuthError('invalid_admin_token');
+      if (!this.operatorToken.matches(presented)) throw new AuthError('invalid_admin_token');
       request.operator = true;
       return true;
     }

@@ -13,8 +13,10 @@ export class DtoValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata) {
     const { metatype } = metadata;
     if (metadata.type !== 'body' || !metatype || !isDto(metatype)) return value;
-    const body = value === undefined || value === null ? {} : value;
-    if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException(BODY_NOT_OBJECT);
+    // No body at all reads as an empty object; any JSON value other than an object (null, a
+    // string, a number, a boolean, an array) is refused, never taken for "no changes".
+    const body = value === undefined ? {} : value;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException(BODY_NOT_OBJECT);
     const instance = toInstance(metatype, body as Record<string, unknown>);
     const errors = validateSync(instance as object, {
       whitelist: true,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   API_KEY_PREFIX,
   ApiKeyAuthenticator,
@@ -14,6 +14,7 @@ import {
 import type { AppConfig } from '../config';
 import { AuthenticatedRequest, bearerOf } from '../http/auth.guard';
 import { HttpProblem } from '../http/errors';
+import { OperatorToken } from '../http/operator-token';
 import { exemptFromTimeout, timeLeft } from '../http/request-bounds';
 import { APP_CONFIG } from '../tokens';
 import { ResponseSealer } from './response-sealer';
@@ -80,7 +81,7 @@ export class Idempotency implements OnModuleInit {
   private readonly logger = new Logger('Idempotency');
   /** Keys this process is running now, settled when each finishes: local duplicates wait on these. */
   private readonly running = new Map<string, Promise<void>>();
-  private readonly operatorDigest: Buffer;
+  private readonly operatorToken: OperatorToken;
 
   constructor(
     @Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore,
@@ -89,7 +90,7 @@ export class Idempotency implements OnModuleInit {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.operatorDigest = digest(config.adminToken);
+    this.operatorToken = new OperatorToken(config.adminToken);
   }
 
   onModuleInit() {
@@ -159,7 +160,7 @@ export class Idempotency implements OnModuleInit {
       request.authentication ??= await this.authenticator.authenticate(credential);
       return request.authentication.ok ? `api_key:${request.authentication.principal.keyId}` : undefined;
     }
-    return timingSafeEqual(digest(credential), this.operatorDigest) ? 'operator' : undefined;
+    return this.operatorToken.matches(credential) ? 'operator' : undefined;
   }
 
   /** Claims the key; or returns the response to replay; or waits while another request holds it. */
@@ -244,7 +245,6 @@ function opened(response: StoredResponse, sealer: ResponseSealer, record: string
   return { ...response, body };
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

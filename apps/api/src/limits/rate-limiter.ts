@@ -12,6 +12,7 @@ import {
 } from '@app/application';
 import type { AppConfig } from '../config';
 import { AuthenticatedRequest, bearerOf } from '../http/auth.guard';
+import { OperatorToken } from '../http/operator-token';
 import { APP_CONFIG } from '../tokens';
 import { clientAddress } from './client-address';
 import {
@@ -25,6 +26,8 @@ import {
 /** The API lives under /v1; what lives outside it (probes, scrapers, API docs) is not limited. */
 const LIMITED_PREFIX = '/v1/';
 const OUTAGE_WARNING_EVERY_MS = 30_000;
+
+const ADMIN_PREFIX = '/v1/admin/';
 
 /**
  * The request-rate limits of spec section 8, enforced in a Fastify `onRequest` hook: before the
@@ -46,6 +49,7 @@ export class RateLimiter implements OnModuleInit {
   private readonly policies: RateLimitPolicy[];
   private readonly policyHeader: string;
   private readonly perApiKey: boolean;
+  private readonly operatorToken: OperatorToken;
   private lastOutageWarning = 0;
 
   constructor(
@@ -58,6 +62,7 @@ export class RateLimiter implements OnModuleInit {
     this.policies = rateLimitPolicies(config);
     this.policyHeader = rateLimitPolicyHeader(this.policies);
     this.perApiKey = config.deployment === 'production';
+    this.operatorToken = new OperatorToken(config.adminToken);
   }
 
   onModuleInit() {
@@ -67,6 +72,9 @@ export class RateLimiter implements OnModuleInit {
 
   private async check(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     if (!request.url.startsWith(LIMITED_PREFIX)) return;
+    // The operator is not an API consumer: provisioning is never refused for a client's burst from
+    // the same address. Only the real operator token is exempt; anything else under /v1/admin counts.
+    if (request.url.startsWith(ADMIN_PREFIX) && this.operatorToken.matches(bearerOf(request))) return;
     const { subject, kind } = await this.subjectOf(request as AuthenticatedRequest);
     let decision;
     try {
