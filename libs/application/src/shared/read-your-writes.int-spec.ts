@@ -95,4 +95,38 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
     expect(await poller.waitFor(13, { projections: ['projects'], streamId: 'project-p1' })).toBe(true);
     await read.close();
   });
+
+  it('checkpoint poller: one poll loop serves every waiting write, and stops when nobody waits', async () => {
+    const read = new SqliteReadModelStore(join(dir, 'read-models-shared.db'));
+    let reads = 0;
+    const getCheckpoints = read.getCheckpoints.bind(read);
+    read.getCheckpoints = () => {
+      reads++;
+      return getCheckpoints();
+    };
+    const poller = new CheckpointPoller(read, ['projects', 'audit'], { intervalMs: 5, timeoutMs: 2000 });
+    await read.apply([], { projects: 1, audit: 1 });
+    const waits = Array.from({ length: 100 }, (_, i) => poller.waitFor(2 + (i % 3), { projections: ['projects'] }));
+    await new Promise((r) => setTimeout(r, 60));
+    await read.apply([], { projects: 3 });
+    await new Promise((r) => setTimeout(r, 30));
+    await read.apply([], { projects: 4 });
+    expect(await Promise.all(waits)).toEqual(Array.from({ length: 100 }, () => true));
+    // About one read per interval for all of them (a poll per waiter would be 100 per interval).
+    expect(reads).toBe(poller.polls);
+    expect(reads).toBeLessThan(60);
+    const after = reads;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(reads).toBe(after); // idle: nobody waits, nothing is read
+    // A timeout answers that waiter false; the others are untouched.
+    const late = poller.waitFor(99, { projections: ['audit'] });
+    const soon = poller.waitFor(5, { projections: ['projects'] });
+    await read.apply([], { projects: 5 });
+    expect(await soon).toBe(true);
+    const quick = new CheckpointPoller(read, ['projects', 'audit'], { intervalMs: 5, timeoutMs: 50 });
+    expect(await quick.waitFor(99)).toBe(false);
+    poller.stop();
+    expect(await late).toBe(false);
+    await read.close();
+  });
 });
