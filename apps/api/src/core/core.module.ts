@@ -42,6 +42,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    private readonly maintenance: ProjectionMaintenance,
     vault: PersonalDataVault,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
@@ -58,6 +60,10 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
       return;
     }
+    // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
+    for (const leftover of await this.maintenance.cleanUpInterrupted()) {
+      this.logger.warn(`Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`);
+    }
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
@@ -65,6 +71,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationShutdown() {
+    if (this.readYourWrites instanceof CheckpointPoller) this.readYourWrites.stop();
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
@@ -140,7 +147,7 @@ export class CoreModule {
         {
           provide: ProjectionMaintenance,
           useFactory: (engine: ProjectionEngine, events: EventStore, read: ReadModelStore) =>
-            new ProjectionMaintenance(engine, events, read),
+            new ProjectionMaintenance(engine, events, read, { role: config.projections === 'external' ? 'replica' : 'projector' }),
           inject: [ProjectionEngine, EVENT_STORE, READ_MODEL_STORE],
         },
         {
