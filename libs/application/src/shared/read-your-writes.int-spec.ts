@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decider, DomainEvent, OPERATOR } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { ReadModelStore } from '../ports/read-model.port';
 import { ReadScope } from '../ports/read-your-writes.port';
 import { CheckpointPoller } from '../projections/checkpoint-poller';
 import { CommandContext, ReadConsistency } from './command-context';
@@ -127,6 +128,44 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
     expect(await quick.waitFor(99)).toBe(false);
     poller.stop();
     expect(await late).toBe(false);
+    await read.close();
+  });
+
+  it('checkpoint poller: reads on a change of the watched checkpoints, and polls again when the watch dies', async () => {
+    const read: ReadModelStore = new SqliteReadModelStore(join(dir, 'read-models-watched.db'));
+    let reads = 0;
+    const getCheckpoints = read.getCheckpoints.bind(read);
+    read.getCheckpoints = () => {
+      reads++;
+      return getCheckpoints();
+    };
+    // Stands in for MongoDB's change stream on the checkpoints collection.
+    let watch: { onChange(): void; onError(e: unknown): void } | null = null;
+    let opened = 0;
+    read.watchCheckpoints = (onChange, onError) => {
+      opened++;
+      watch = { onChange, onError };
+      return { close: async () => undefined };
+    };
+    const poller = new CheckpointPoller(read, ['projects'], { intervalMs: 5, timeoutMs: 3000, fallbackIntervalMs: 60_000, rewatchMs: 60_000 });
+    const waits = Array.from({ length: 20 }, () => poller.waitFor(2, { projections: ['projects'] }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(poller.watching()).toBe(true);
+    expect(reads).toBe(1); // one read at the start, then asleep until a checkpoint changes
+    await read.apply([], { projects: 2 });
+    watch!.onChange();
+    expect(await Promise.all(waits)).toEqual(Array.from({ length: 20 }, () => true));
+    expect(reads).toBe(2);
+
+    // The watch dies: the loop polls every intervalMs again, and waiters still see the checkpoints.
+    const next = poller.waitFor(3, { projections: ['projects'] });
+    await new Promise((r) => setTimeout(r, 20));
+    watch!.onError(new Error('change stream closed'));
+    expect(poller.watching()).toBe(false);
+    await read.apply([], { projects: 3 });
+    expect(await next).toBe(true);
+    expect(opened).toBe(1); // not reopened before rewatchMs
+    poller.stop();
     await read.close();
   });
 });
