@@ -383,5 +383,29 @@ export function readModelContract(
       expect(await store.listDeadLetters(checkpoint())).toEqual([]);
       expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();
     });
+
+    it('when it watches checkpoints: tells of a checkpoint written through another connection', async () => {
+      if (!store.watchCheckpoints) return; // optional: callers poll instead
+      const other = await open();
+      let changes = 0;
+      let failed: unknown = null;
+      const watch = store.watchCheckpoints(
+        () => changes++,
+        (error) => (failed = error),
+      );
+      try {
+        const deadline = Date.now() + 5000;
+        // The watch may start a moment after it is asked for: write until it reports one.
+        for (let position = 1; changes === 0 && failed === null && Date.now() < deadline; position++) {
+          await other.store.apply([], { [checkpoint()]: position });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(failed).toBeNull();
+        expect(changes).toBeGreaterThan(0);
+      } finally {
+        await watch.close();
+        await other.close();
+      }
+    });
   });
 }

@@ -17,7 +17,7 @@ describe('Observability: /ready, /metrics and the request log', () => {
   it('answers /ready with the state of each check, without authentication', async () => {
     const res = await t.request('GET', '/ready');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { event_store: 'ok', read_models: 'ok', projections: 'ok' } });
+    expect(res.body).toEqual({ status: 'ready', role: 'projector', checks: { event_store: 'ok', read_models: 'ok', projections: 'ok' } });
   });
 
   it('exposes Prometheus metrics: request durations by route and status, append latency, projection lag', async () => {
@@ -33,6 +33,7 @@ describe('Observability: /ready, /metrics and the request log', () => {
     expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/projects\/:projectId",status="404"\} 1/);
     expect(res.text).toMatch(/event_store_append_duration_seconds_count\{outcome="ok"\} \d+/);
     expect(res.text).toMatch(/projection_lag_positions\{projection="projects"\} 0/);
+    expect(res.text).toMatch(/projection_lag_events\{projection="projects"\} 0/);
     expect(res.text).toMatch(/webhook_deliveries_total/);
     expect(res.text).toMatch(/process_resident_memory_bytes/);
   });

@@ -173,7 +173,13 @@ export async function runCli(argv: string[]): Promise<number> {
       body: request.body ? JSON.stringify(request.body) : undefined,
     });
     if (!response.ok) {
-      process.stderr.write(`${(await response.text()) || `HTTP ${response.status}`}\n`);
+      const text = await response.text();
+      if (response.status === 409 && /runs only on the projector/.test(text)) {
+        // The easy mistake: the default URL is an API replica's port, not the projector's.
+        process.stderr.write(`Refused by ${base}: ${messageOf(text)}\nNothing was changed. Run it against the projector: npm run cli -- ${positionals.join(' ')} --url http://<projector>:<port>\n`);
+        return 1;
+      }
+      process.stderr.write(`${text || `HTTP ${response.status}`}\n`);
       return 1;
     }
     const command = `${positionals[0]} ${positionals[1]}`;
@@ -209,11 +215,22 @@ interface Status {
   checkpoint: number;
   head: number;
   lag: number;
+  lagCapped?: boolean;
   rebuild: { state: string; processed: number; position: number; head: number; eventsPerSecond: number; etaSeconds: number | null; error: string | null } | null;
 }
 
-function printStatus(result: { projections: Status[] }): number {
-  const rows = result.projections.map((p) => [p.name, String(p.checkpoint), String(p.head), String(p.lag), p.rebuild?.state ?? '']);
+function messageOf(text: string): string {
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    return typeof message === 'string' ? message : text;
+  } catch {
+    return text;
+  }
+}
+
+function printStatus(result: { role?: string; projections: Status[] }): number {
+  if (result.role) process.stdout.write(`role: ${result.role}${result.role === 'replica' ? " (the projector's stored checkpoints)" : ''}\n`);
+  const rows = result.projections.map((p) => [p.name, String(p.checkpoint), String(p.head), `${p.lag}${p.lagCapped ? '+' : ''}`, p.rebuild?.state ?? '']);
   const header = ['projection', 'checkpoint', 'head', 'lag', 'last rebuild'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);

@@ -46,6 +46,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reconciler: SlotReconciler,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    private readonly maintenance: ProjectionMaintenance,
     vault: PersonalDataVault,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
@@ -62,15 +64,31 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
       return;
     }
+    // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
+    for (const leftover of await this.maintenance.cleanUpInterrupted()) {
+      this.logger.warn(`Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`);
+    }
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
     if (!(await this.engine.waitFor(head, {}, 120_000))) this.logger.warn('Projections still catching up at start');
+    // The process that keeps the read models also repairs writes that stopped part way (a no-op
+    // on the embedded store, whose multi-stream writes are atomic).
+    this.reconciling = setInterval(() => {
+      this.sweeping = this.reconciler
+        .sweep()
+        .then((done) => {
+          if (done.abandoned + done.released + done.jobsDeleted > 0) this.logger.warn(`Slot reconciler repaired ${JSON.stringify(done)}`);
+        })
+        .catch((error) => this.logger.error('Slot reconciler sweep failed; next sweep in 10 s', error));
+    }, 10_000);
+    this.reconciling.unref();
   }
 
   async onApplicationShutdown() {
     if (this.reconciling) clearInterval(this.reconciling);
     await this.sweeping;
+    if (this.readYourWrites instanceof CheckpointPoller) this.readYourWrites.stop();
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
@@ -146,7 +164,7 @@ export class CoreModule {
         {
           provide: ProjectionMaintenance,
           useFactory: (engine: ProjectionEngine, events: EventStore, read: ReadModelStore) =>
-            new ProjectionMaintenance(engine, events, read),
+            new ProjectionMaintenance(engine, events, read, { role: config.projections === 'external' ? 'replica' : 'projector' }),
           inject: [ProjectionEngine, EVENT_STORE, READ_MODEL_STORE],
         },
         {

@@ -25,7 +25,14 @@ export class ServiceMetrics {
 
   readonly projectionLag = new Gauge({
     name: 'projection_lag_positions',
-    help: 'Store positions recorded but not yet applied, per projection (events on SQLite)',
+    help: 'Store head minus the stored checkpoint, per projection (events on SQLite, log bytes on EventStoreDB)',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+
+  readonly projectionLagEvents = new Gauge({
+    name: 'projection_lag_events',
+    help: 'Events recorded but not yet applied, per projection (counted up to 10,000), from the checkpoints the projector stored',
     labelNames: ['projection'] as const,
     registers: [this.registry],
   });

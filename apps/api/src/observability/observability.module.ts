@@ -11,7 +11,11 @@ import { readConsistencyHook } from '../http/read-consistency';
 import { NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 import { ServiceMetrics } from './metrics';
 
-/** A projection further behind the store than this is "not ready" (positions; events on SQLite). */
+/**
+ * A projection more than this many events behind the store is "not ready". Counted in events on
+ * every store (EventStoreDB's positions are log bytes: a bound in positions would be about one
+ * event there), by reading at most this many events past the lowest stored checkpoint.
+ */
 export const READY_MAX_LAG = 1000;
 
 @ApiTags('Observability')
@@ -32,7 +36,7 @@ export class ObservabilityController {
    */
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness', description: `Both stores answer and every projection is within ${READY_MAX_LAG} positions of the store head. A projection with parked events (dead letters) is named in \`checks.degraded\` but does not make the service unready. No authentication.` })
+  @ApiOperation({ summary: 'Readiness', description: `Both stores answer and every projection is within ${READY_MAX_LAG} events of the store head, judged from the checkpoints the projector stored with the read models (the same on the projector and on every replica). A projection with parked events (dead letters) is named in \`checks.degraded\` but does not make the service unready. No authentication.` })
   @ApiOkResponse({ type: ReadySchema })
   @ApiServiceUnavailableResponse({ type: NotReadySchema, description: 'Not ready: `checks` names the failing check' })
   async ready() {
@@ -53,14 +57,16 @@ export class ObservabilityController {
       ready = false;
     }
     if (ready) {
-      const behind = (await this.maintenance.status()).filter((p) => p.lag > READY_MAX_LAG);
-      checks.projections = behind.length === 0 ? 'ok' : `behind: ${behind.map((p) => `${p.name} (${p.lag})`).join(', ')}`;
+      const behind = (await this.maintenance.status({ lagCount: READY_MAX_LAG })).filter((p) => p.lagCapped);
+      checks.projections =
+        behind.length === 0 ? 'ok' : `behind: ${behind.map((p) => `${p.name} (more than ${READY_MAX_LAG} events)`).join(', ')}`;
       ready = behind.length === 0;
       const degraded = Object.entries(await this.deadLetterCounts()).filter(([, n]) => n > 0);
       if (degraded.length > 0) checks.degraded = `dead letters: ${degraded.map(([name, n]) => `${name} (${n})`).join(', ')}`;
     }
-    if (!ready) throw new HttpException({ message: 'Not ready', status: 'not_ready', checks }, 503);
-    return { status: 'ready', checks };
+    const role = this.maintenance.role;
+    if (!ready) throw new HttpException({ message: 'Not ready', status: 'not_ready', role, checks }, 503);
+    return { status: 'ready', role, checks };
   }
 
   @Get('metrics')
@@ -75,7 +81,10 @@ export class ObservabilityController {
   })
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async metricsText() {
-    for (const p of await this.maintenance.status()) this.metrics.projectionLag.set({ projection: p.name }, p.lag);
+    for (const p of await this.maintenance.status()) {
+      this.metrics.projectionLag.set({ projection: p.name }, Math.max(0, p.head - p.checkpoint));
+      this.metrics.projectionLagEvents.set({ projection: p.name }, p.lag);
+    }
     for (const [projection, n] of Object.entries(await this.deadLetterCounts())) this.metrics.deadLetters.set({ projection }, n);
     return this.metrics.registry.metrics();
   }

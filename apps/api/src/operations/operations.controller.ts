@@ -19,6 +19,7 @@ import {
   PersonalDataVault,
   ProjectionEngine,
   ProjectionMaintenance,
+  ProjectorOnlyError,
   RebuildProgress,
   RecordedEvent,
   redactSecrets,
@@ -28,6 +29,7 @@ import {
 } from '@app/application';
 import { notFound, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
+import { HttpProblem } from '../http/errors';
 import { IsStringField, WhenPresent } from '../http/field-rules';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
@@ -87,8 +89,9 @@ export class OperationsController {
   @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterRetriedSchema })
-  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
+  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs', 409: projectorOnly('A dead-letter retry') })
   async retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    this.onProjector('A dead-letter retry');
     const result = await this.deadLetter(projection, position, (key) => this.engine.retryDeadLetter(key));
     return { outcome: result.outcome, dead_letter: result.deadLetter };
   }
@@ -99,10 +102,20 @@ export class OperationsController {
   @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterSkippedSchema })
-  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
+  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs', 409: projectorOnly('A dead-letter skip') })
   async skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    this.onProjector('A dead-letter skip');
     const letter = await this.deadLetter(projection, position, (key) => this.engine.skipDeadLetter(key));
     return { message: 'Dead letter skipped', dead_letter: letter };
+  }
+
+  /**
+   * Rebuild, verify, retry and skip write the read models (or compare them at the live
+   * checkpoint): only the projector runs them. A replica refuses with a 409 naming where to go,
+   * instead of replaying "up to checkpoint 0" and swapping empty read models over the live ones.
+   */
+  private onProjector(operation: string): void {
+    if (this.maintenance.role !== 'projector') throw new HttpProblem(409, projectorOnly(operation));
   }
 
   private knownProjection(projection: unknown): string {
@@ -120,15 +133,19 @@ export class OperationsController {
       return await act(key);
     } catch (error) {
       if (error instanceof UnknownDeadLetterError) throw notFound(error.message);
+      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
       throw error;
     }
   }
 
   @Get('projections')
-  @ApiOperation({ summary: "Each projection's checkpoint, lag and rebuild progress" })
+  @ApiOperation({
+    summary: "Each projection's checkpoint, lag and rebuild progress",
+    description: "The checkpoints as the projector stored them with the read models, so every process (projector or replica) reports the same; the lag in events. `role` says whether this process is the projector or a replica.",
+  })
   @ApiOkResponse({ type: ProjectionStatusListSchema })
   async projections() {
-    return { projections: await this.maintenance.status() };
+    return { role: this.maintenance.role, projections: await this.maintenance.status() };
   }
 
   /** Starts rebuilding one projection (or all, one after the other) and answers at once. */
@@ -139,8 +156,9 @@ export class OperationsController {
     description: 'Builds fresh copies beside the live read models while the API keeps serving, then swaps them in atomically. Answers at once; follow the progress with GET /v1/admin/projections.',
   })
   @ApiAcceptedResponse({ type: RebuildStartedSchema })
-  @ApiErrors({ 400: 'name must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)' })
+  @ApiErrors({ 400: 'name must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)', 409: projectorOnly('A rebuild') })
   async rebuild(@Body() body: RebuildDto) {
+    this.onProjector('A rebuild');
     const names = body.name ? [body.name] : (await this.maintenance.status()).map((s) => s.name);
     const started: RebuildProgress[] = [];
     try {
@@ -154,6 +172,7 @@ export class OperationsController {
       );
     } catch (error) {
       if (error instanceof UnknownProjectionError) throw notFound(error.message);
+      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
       throw error;
     }
     return { message: `Rebuilding ${names.join(', ')}`, projections: names, started };
@@ -163,8 +182,15 @@ export class OperationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Verify the read models against a replay of the event store', description: 'Reports every read-model document that is missing, unexpected or different.' })
   @ApiOkResponse({ type: VerifyReportSchema })
-  verify() {
-    return this.maintenance.verify();
+  @ApiErrors({ 409: projectorOnly('A verification') })
+  async verify() {
+    this.onProjector('A verification');
+    try {
+      return await this.maintenance.verify();
+    } catch (error) {
+      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
+      throw error;
+    }
   }
 
   /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
@@ -194,6 +220,11 @@ export class OperationsController {
     }
     void reply.type('application/x-ndjson').send(Readable.from(lines()));
   }
+}
+
+/** The 409 of an operation only the projector runs, asked of a replica: where to send it instead. */
+function projectorOnly(operation: string): string {
+  return `${operation} runs only on the projector, the one process started with PROJECTIONS=inline; this process is an API replica (PROJECTIONS=external) and only reads the read models. Send it to the projector's admin API (CLI: --url http://<projector>:<port>)`;
 }
 
 async function* streamEvents(events: EventStore, streamId: string): AsyncGenerator<RecordedEvent> {

@@ -131,6 +131,13 @@ export interface ReadModelStore {
    */
   apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void>;
   getCheckpoints(): Promise<Record<string, number>>;
+  /**
+   * Optional: calls `onChange` soon after any process writes a checkpoint (MongoDB: a change stream
+   * on the checkpoints collection), so a replica waiting on the projector's checkpoints is woken
+   * instead of polling fast; `onError` when the watch dies or cannot start (a standalone server has
+   * no change streams), after which the caller polls. Absent: the caller polls.
+   */
+  watchCheckpoints?(onChange: () => void, onError: (error: unknown) => void): { close(): Promise<void> };
   /** Current dead letters (of one projection, when named), in projection then position order. */
   listDeadLetters(projection?: string): Promise<DeadLetter[]>;
   /** Removes one dead letter; false when there was none with that key. */

@@ -36,6 +36,19 @@ export class UnknownDeadLetterError extends Error {
   }
 }
 
+/**
+ * An operation that writes the read models or needs the live checkpoints in memory (rebuild,
+ * verify, dead-letter retry and skip) asked of a process that does not run the projections (a
+ * replica). Run there, a rebuild would replay "up to checkpoint 0" and swap empty read models over
+ * the live ones.
+ */
+export class ProjectorOnlyError extends Error {
+  constructor(readonly operation: string) {
+    super(`${operation} runs only on the projector (the one process that runs the projections); this process only reads the read models`);
+    this.name = 'ProjectorOnlyError';
+  }
+}
+
 const DEFAULT_BACKOFF = { minMs: 100, maxMs: 30_000 };
 
 /**
@@ -283,6 +296,11 @@ export class ProjectionEngine implements ReadYourWrites {
     return this.projectors.find((p) => p.name === name);
   }
 
+  /** Whether this process runs the projections (started and not stopped). */
+  running(): boolean {
+    return !this.stopped;
+  }
+
   /** The live checkpoint of one projection (only stable inside `exclusive`). */
   checkpointOf(name: string): number {
     return this.checkpoints[name] ?? START;
@@ -352,6 +370,8 @@ export class ProjectionEngine implements ReadYourWrites {
    * the dead letter records one more attempt and the new error. Runs between live batches.
    */
   retryDeadLetter(key: DeadLetterKey): Promise<RetryResult> {
+    // Only the process that runs the projections writes the read models (a replica never does).
+    if (this.stopped) return Promise.reject(new ProjectorOnlyError('A dead-letter retry'));
     return this.exclusive(async () => {
       const letter = await this.findDeadLetter(key);
       const projector = this.projector(letter.projection);
@@ -376,6 +396,7 @@ export class ProjectionEngine implements ReadYourWrites {
 
   /** Drops a dead letter without applying it (the operator accepts the read model as it is). */
   skipDeadLetter(key: DeadLetterKey): Promise<DeadLetter> {
+    if (this.stopped) return Promise.reject(new ProjectorOnlyError('A dead-letter skip'));
     return this.exclusive(async () => {
       const letter = await this.findDeadLetter(key);
       await this.read.apply([], {}, { remove: [key] });

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { EventStore, RecordedEvent, START } from '../ports/event-store.port';
 import { CollectionSpec, ReadModelStore, StoredDocument, WriteOp } from '../ports/read-model.port';
-import { ProjectionEngine } from './projection-engine';
+import { ProjectionEngine, ProjectorOnlyError } from './projection-engine';
 import { coalesce } from './coalesce';
 import { eventFilter, Projector } from './projector';
 
@@ -22,12 +22,31 @@ export interface RebuildProgress {
 
 export interface ProjectionStatus {
   name: string;
+  /** The store position applied, as the projector stored it with the read models. */
   checkpoint: number;
   head: number;
-  /** Store positions not yet applied (events on SQLite; log bytes on EventStoreDB). */
+  /**
+   * Events not yet applied, counted (not store positions: on EventStoreDB those are log bytes),
+   * up to the count asked for; `lagCapped` says the real lag is larger.
+   */
   lag: number;
+  lagCapped: boolean;
   rebuild: RebuildProgress | null;
 }
+
+/**
+ * `projector`: this process runs the projections (the one writer of the read models).
+ * `replica`: an API process that only reads them (PROJECTIONS=external in the service).
+ */
+export type ProjectionRole = 'projector' | 'replica';
+
+export interface MaintenanceOptions {
+  role?: ProjectionRole;
+  clock?: () => number;
+}
+
+/** How far `status()` counts a lag by default: beyond it, reading more events tells nobody anything. */
+export const STATUS_LAG_COUNT = 10_000;
 
 export interface Difference {
   projection: string;
@@ -68,26 +87,90 @@ const VERIFY = '__verify';
  */
 export class ProjectionMaintenance {
   private readonly progress = new Map<string, RebuildProgress>();
+  readonly role: ProjectionRole;
+  private readonly clock: () => number;
 
   constructor(
     private readonly engine: ProjectionEngine,
     private readonly events: EventStore,
     private readonly read: ReadModelStore,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    options: MaintenanceOptions = {},
+  ) {
+    this.role = options.role ?? 'projector';
+    this.clock = options.clock ?? Date.now;
+  }
 
-  async status(): Promise<ProjectionStatus[]> {
-    const head = await this.events.headPosition();
-    return this.engine.projectorNames().map((name) => {
-      const checkpoint = this.engine.checkpointOf(name);
-      return { name, checkpoint, head, lag: Math.max(0, head - checkpoint), rebuild: this.progress.get(name) ?? null };
-    });
+  /**
+   * Each projection's checkpoint as stored with the read models (the projector writes it in the
+   * transaction of each batch, so every process, replica or projector, reports the same truth),
+   * the head, and the lag in events counted up to `lagCount` (one read of at most that many
+   * events past the lowest checkpoint: cheap enough for /ready).
+   */
+  async status(options: { lagCount?: number } = {}): Promise<ProjectionStatus[]> {
+    const limit = options.lagCount ?? STATUS_LAG_COUNT;
+    const [stored, head] = await Promise.all([this.read.getCheckpoints(), this.events.headPosition()]);
+    const names = this.engine.projectorNames();
+    const checkpoints = names.map((name) => stored[name] ?? START);
+    const lags = await this.eventsAfter(checkpoints, head, limit);
+    return names.map((name, i) => ({
+      name,
+      checkpoint: checkpoints[i],
+      head,
+      lag: Math.min(lags[i], limit),
+      lagCapped: lags[i] > limit,
+      rebuild: this.progress.get(name) ?? null,
+    }));
+  }
+
+  /** Events after each checkpoint up to `head`, each counted up to `limit + 1`. */
+  private async eventsAfter(checkpoints: number[], head: number, limit: number): Promise<number[]> {
+    const counts = checkpoints.map(() => 0);
+    let after = Math.min(...checkpoints);
+    while (after < head && counts.some((n) => n <= limit)) {
+      const wanted = Math.max(...counts.map((n) => (n <= limit ? limit + 1 - n : 0)));
+      const page = await this.events.readAll({ after, maxCount: Math.min(BATCH, wanted) });
+      if (page.length === 0) break;
+      for (const event of page) {
+        if (event.position > head) break;
+        checkpoints.forEach((checkpoint, i) => {
+          if (event.position > checkpoint) counts[i]++;
+        });
+      }
+      after = page[page.length - 1].position;
+    }
+    return counts;
+  }
+
+  /** Refuses what only the projector may run, here or when its engine is not running. */
+  private requireProjector(operation: string) {
+    if (this.role !== 'projector' || !this.engine.running()) throw new ProjectorOnlyError(operation);
+  }
+
+  /**
+   * Drops what a rebuild or a verification interrupted by a crash left behind (their fresh
+   * collections and checkpoints), before the projections start: a rebuild starts over from the
+   * beginning anyway, so nothing is lost by starting it again. Returns the projections cleaned.
+   */
+  async cleanUpInterrupted(): Promise<string[]> {
+    if (this.role !== 'projector') return [];
+    const stored = await this.read.getCheckpoints();
+    const cleaned: string[] = [];
+    for (const name of this.engine.projectorNames()) {
+      const projector = this.projector(name);
+      for (const suffix of [REBUILD, VERIFY]) {
+        const checkpoint = `${name}${suffix}`;
+        if (checkpoint in stored) cleaned.push(checkpoint);
+        // Dropped even without a checkpoint: a crash can come before the first batch is stored.
+        await this.read.drop(projector.collections.map((c) => `${c.name}${suffix}`), [checkpoint]);
+      }
+    }
+    return cleaned;
   }
 
   /** Marks projections as waiting for their turn in a rebuild of several. */
   queue(names: string[]): void {
     for (const name of names) {
-      this.requireProjector(name);
+      this.projector(name);
       this.progress.set(name, {
         projection: name,
         state: 'queued',
@@ -108,7 +191,8 @@ export class ProjectionMaintenance {
    * swap happened (or rejects). Only one rebuild per projection runs at a time.
    */
   startRebuild(name: string): { progress: RebuildProgress; done: Promise<RebuildProgress> } {
-    const projector = this.requireProjector(name);
+    const projector = this.projector(name);
+    this.requireProjector('A rebuild');
     const current = this.progress.get(name);
     if (current?.state === 'running') return { progress: current, done: this.waitFor(name) };
     const progress: RebuildProgress = {
@@ -182,9 +266,10 @@ export class ProjectionMaintenance {
   }
 
   async verify(): Promise<VerifyReport> {
+    this.requireProjector('A verification');
     const report: VerifyReport = { position: 0, documents: 0, differences: [], truncated: false };
     for (const name of this.engine.projectorNames()) {
-      const projector = this.requireProjector(name);
+      const projector = this.projector(name);
       const shadow = await this.prepareShadow(projector, VERIFY);
       try {
         let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, () => undefined, () =>
@@ -205,7 +290,7 @@ export class ProjectionMaintenance {
     return report;
   }
 
-  private requireProjector(name: string): Projector {
+  private projector(name: string): Projector {
     const projector = this.engine.projector(name);
     if (!projector) throw new UnknownProjectionError(name, this.engine.projectorNames());
     return projector;

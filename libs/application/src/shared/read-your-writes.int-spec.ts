@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decider, DomainEvent, OPERATOR } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { ReadModelStore } from '../ports/read-model.port';
 import { ReadScope } from '../ports/read-your-writes.port';
 import { CheckpointPoller } from '../projections/checkpoint-poller';
 import { CommandContext, ReadConsistency } from './command-context';
@@ -93,6 +94,78 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
     await read.apply([], { audit: 13 });
     expect(await poller.waitFor(13, { projections: ['audit'], streamId: 'project-p2' })).toBe(true);
     expect(await poller.waitFor(13, { projections: ['projects'], streamId: 'project-p1' })).toBe(true);
+    await read.close();
+  });
+
+  it('checkpoint poller: one poll loop serves every waiting write, and stops when nobody waits', async () => {
+    const read = new SqliteReadModelStore(join(dir, 'read-models-shared.db'));
+    let reads = 0;
+    const getCheckpoints = read.getCheckpoints.bind(read);
+    read.getCheckpoints = () => {
+      reads++;
+      return getCheckpoints();
+    };
+    const poller = new CheckpointPoller(read, ['projects', 'audit'], { intervalMs: 5, timeoutMs: 2000 });
+    await read.apply([], { projects: 1, audit: 1 });
+    const waits = Array.from({ length: 100 }, (_, i) => poller.waitFor(2 + (i % 3), { projections: ['projects'] }));
+    await new Promise((r) => setTimeout(r, 60));
+    await read.apply([], { projects: 3 });
+    await new Promise((r) => setTimeout(r, 30));
+    await read.apply([], { projects: 4 });
+    expect(await Promise.all(waits)).toEqual(Array.from({ length: 100 }, () => true));
+    // About one read per interval for all of them (a poll per waiter would be 100 per interval).
+    expect(reads).toBe(poller.polls);
+    expect(reads).toBeLessThan(60);
+    const after = reads;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(reads).toBe(after); // idle: nobody waits, nothing is read
+    // A timeout answers that waiter false; the others are untouched.
+    const late = poller.waitFor(99, { projections: ['audit'] });
+    const soon = poller.waitFor(5, { projections: ['projects'] });
+    await read.apply([], { projects: 5 });
+    expect(await soon).toBe(true);
+    const quick = new CheckpointPoller(read, ['projects', 'audit'], { intervalMs: 5, timeoutMs: 50 });
+    expect(await quick.waitFor(99)).toBe(false);
+    poller.stop();
+    expect(await late).toBe(false);
+    await read.close();
+  });
+
+  it('checkpoint poller: reads on a change of the watched checkpoints, and polls again when the watch dies', async () => {
+    const read: ReadModelStore = new SqliteReadModelStore(join(dir, 'read-models-watched.db'));
+    let reads = 0;
+    const getCheckpoints = read.getCheckpoints.bind(read);
+    read.getCheckpoints = () => {
+      reads++;
+      return getCheckpoints();
+    };
+    // Stands in for MongoDB's change stream on the checkpoints collection.
+    let watch: { onChange(): void; onError(e: unknown): void } | null = null;
+    let opened = 0;
+    read.watchCheckpoints = (onChange, onError) => {
+      opened++;
+      watch = { onChange, onError };
+      return { close: async () => undefined };
+    };
+    const poller = new CheckpointPoller(read, ['projects'], { intervalMs: 5, timeoutMs: 3000, fallbackIntervalMs: 60_000, rewatchMs: 60_000 });
+    const waits = Array.from({ length: 20 }, () => poller.waitFor(2, { projections: ['projects'] }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(poller.watching()).toBe(true);
+    expect(reads).toBe(1); // one read at the start, then asleep until a checkpoint changes
+    await read.apply([], { projects: 2 });
+    watch!.onChange();
+    expect(await Promise.all(waits)).toEqual(Array.from({ length: 20 }, () => true));
+    expect(reads).toBe(2);
+
+    // The watch dies: the loop polls every intervalMs again, and waiters still see the checkpoints.
+    const next = poller.waitFor(3, { projections: ['projects'] });
+    await new Promise((r) => setTimeout(r, 20));
+    watch!.onError(new Error('change stream closed'));
+    expect(poller.watching()).toBe(false);
+    await read.apply([], { projects: 3 });
+    expect(await next).toBe(true);
+    expect(opened).toBe(1); // not reopened before rewatchMs
+    poller.stop();
     await read.close();
   });
 });

@@ -240,6 +240,24 @@ export class MongoReadModelStore implements ReadModelStore {
     ]);
   }
 
+  /**
+   * A change stream on `_checkpoints`: one per replica process, whatever the number of writes
+   * waiting. Only a replica set has change streams; on a standalone server it fails at once and
+   * the caller keeps polling.
+   */
+  watchCheckpoints(onChange: () => void, onError: (error: unknown) => void): { close(): Promise<void> } {
+    let stream: ReturnType<Collection['watch']>;
+    try {
+      stream = this.db.collection<CheckpointRow>(CHECKPOINTS).watch([], { batchSize: 100 });
+    } catch (error) {
+      queueMicrotask(() => onError(error));
+      return { close: async () => undefined };
+    }
+    stream.on('change', () => onChange());
+    stream.on('error', (error) => onError(error));
+    return { close: () => stream.close() };
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

@@ -40,14 +40,17 @@ export class ProjectionStatusSchema implements ProjectionStatus {
   @ApiProperty({ example: 'projects' })
   name!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store position applied', example: 480000 })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store position applied, as the projector stored it with the read models', example: 480000 })
   checkpoint!: number;
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'The store head', example: 480002 })
   head!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Positions not yet applied', example: 2 })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Events not yet applied (counted up to 10,000)', example: 2 })
   lag!: number;
+
+  @ApiProperty({ description: 'True when more events than `lag` are not yet applied', example: false })
+  lagCapped!: boolean;
 
   @ApiProperty({ type: () => RebuildProgressSchema, nullable: true })
   rebuild!: RebuildProgress | null;
@@ -55,6 +58,9 @@ export class ProjectionStatusSchema implements ProjectionStatus {
 
 @ApiSchema({ name: 'ProjectionStatusList' })
 export class ProjectionStatusListSchema {
+  @ApiProperty({ enum: ['projector', 'replica'], description: 'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external)', example: 'projector' })
+  role!: 'projector' | 'replica';
+
   @ApiProperty({ type: () => [ProjectionStatusSchema] })
   projections!: ProjectionStatus[];
 }
@@ -207,7 +213,7 @@ export class ReadinessChecksSchema {
   @ApiProperty({ enum: ['ok', 'unreachable'], example: 'ok' })
   read_models!: string;
 
-  @ApiProperty({ required: false, description: '`ok`, or `behind: <projection> (<lag>), ...`', example: 'ok' })
+  @ApiProperty({ required: false, description: '`ok`, or `behind: <projection> (<events not yet applied>), ...`', example: 'ok' })
   projections?: string;
 
   @ApiProperty({
@@ -223,6 +229,9 @@ export class ReadySchema {
   @ApiProperty({ enum: ['ready'], example: 'ready' })
   status!: 'ready';
 
+  @ApiProperty({ enum: ['projector', 'replica'], description: 'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external); both judge the same stored checkpoints', example: 'projector' })
+  role!: 'projector' | 'replica';
+
   @ApiProperty({ type: () => ReadinessChecksSchema })
   checks!: ReadinessChecksSchema;
 }
@@ -234,6 +243,9 @@ export class NotReadySchema {
 
   @ApiProperty({ enum: ['not_ready'], example: 'not_ready' })
   status!: 'not_ready';
+
+  @ApiProperty({ enum: ['projector', 'replica'], example: 'replica' })
+  role!: 'projector' | 'replica';
 
   @ApiProperty({ type: () => ReadinessChecksSchema })
   checks!: ReadinessChecksSchema;
