@@ -77,7 +77,7 @@ let profilePhase = 'service';
 async function startService(dataDir, extraEnv = {}) {
   const p = await port();
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
-  const child = spawn(process.execPath, [...profile, join(ROOT, 'dist/apps/api/src/main.js')], {
+  const child = spawn(process.execPath, [...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')], {
     env: {
       ...process.env,
       PORT: String(p),
@@ -240,6 +240,7 @@ async function main() {
       scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
     }
     await svc.stop();
+    if (process.env.BENCH_ONLY === 'fresh') return finish(results);
 
     // --- A long history: rebuild, lists at scale, memory ---------------------------------------
     log(`Seeding ${EVENTS.toLocaleString()} events`);
@@ -336,7 +337,11 @@ async function main() {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  await finish(results);
+}
 
+/** Writes the results, the charts and the table. */
+async function finish(results) {
   results.finished = new Date().toISOString();
   const stamp = results.started.replace(/[:.]/g, '-');
   const dir = join(__dirname, 'results');

@@ -130,6 +130,35 @@ export function readModelContract(
       }
     });
 
+    it('gets a document as JSON text: the same document, workspace and version as get', async () => {
+      const id = uid();
+      const other = `ws_${randomUUID().replace(/-/g, '')}`;
+      await store.apply(
+        [
+          { ...put(id, 7, { status: 'draft', text: 'quote " and \\ and \u2028 and é', nested: { list: [1.5, null, true] } }), version: 3 },
+          put('o' + id, 8, { status: 'planned' }, other),
+        ],
+        {},
+      );
+      await store.apply([{ op: 'merge', collection: 'things', id, version: 4, set: { end: '2026-02-01', status: 'planned' } }], {});
+      for (const each of [id, 'o' + id]) {
+        const found = await store.get('things', each);
+        const asJson = await store.getJson('things', each);
+        expect(asJson).not.toBeNull();
+        expect({ id: asJson!.id, workspaceId: asJson!.workspaceId, version: asJson!.version }).toEqual({
+          id: found!.id,
+          workspaceId: found!.workspaceId,
+          version: found!.version,
+        });
+        expect(JSON.parse(asJson!.json)).toEqual(found!.doc);
+      }
+      expect((await store.getJson('things', id))!.version).toBe(4);
+      expect((await store.getJson('things', 'o' + id))!.workspaceId).toBe(other);
+      expect(await store.getJson('things', uid())).toBeNull();
+      await store.apply([{ op: 'delete', collection: 'things', id }], {});
+      expect(await store.getJson('things', id)).toBeNull();
+    });
+
     it('answers the same for collections filled in bulk, before and after they are swapped in', async () => {
       const a = uid();
       const b = uid();

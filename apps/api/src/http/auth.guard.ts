@@ -33,6 +33,8 @@ export function bearerOf(request: FastifyRequest): string | undefined {
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly operatorToken: OperatorToken;
+  /** Audience per route handler: metadata never changes after start, so it is looked up once. */
+  private readonly audiences = new WeakMap<object, Audience>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -43,8 +45,7 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const audience =
-      this.reflector.getAllAndOverride<Audience>(AUDIENCE, [context.getHandler(), context.getClass()]) ?? 'api_key';
+    const audience = this.audienceOf(context);
     if (audience === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const presented = bearerOf(request);
@@ -63,5 +64,15 @@ export class AuthGuard implements CanActivate {
     }
     request.principal = result.principal;
     return true;
+  }
+
+  private audienceOf(context: ExecutionContext): Audience {
+    const handler = context.getHandler();
+    let audience = this.audiences.get(handler);
+    if (audience === undefined) {
+      audience = this.reflector.getAllAndOverride<Audience>(AUDIENCE, [handler, context.getClass()]) ?? 'api_key';
+      this.audiences.set(handler, audience);
+    }
+    return audience;
   }
 }

@@ -30,23 +30,34 @@ export class Tagged<T> {
 
 export const tagged = <T>(body: T, revision: number) => new Tagged(body, revision);
 
+/**
+ * A body that is already JSON text (a stored read-model document): sent as it is, with the JSON
+ * content type, instead of being parsed by the read and serialised again by Fastify.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** Fastify's serializer for a reply whose payload is already JSON text. */
+const asIs = (payload: unknown) => payload as string;
+
 export const etagOf = (revision: number) => `"${revision}"`;
 
 /**
- * One read-model document of the caller's workspace, tagged with the revision it mirrors; another
- * workspace's document answers exactly like a missing one. Document and revision come from one
- * read, so the ETag always describes the body it comes with.
+ * One read-model document of the caller's workspace, as its stored JSON text, tagged with the
+ * revision it mirrors; another workspace's document answers exactly like a missing one. Document
+ * and revision come from one read, so the ETag always describes the body it comes with.
  */
-export async function readTagged<T>(
+export async function readTagged(
   store: ReadModelStore,
   collection: string,
   workspaceId: string,
   id: string,
   notFoundMessage: string,
-): Promise<Tagged<T>> {
-  const found = await store.get<T>(collection, id);
+): Promise<Tagged<JsonText>> {
+  const found = await store.getJson(collection, id);
   if (!found || found.workspaceId !== workspaceId) throw notFound(notFoundMessage);
-  return tagged(found.doc, found.version);
+  return tagged(new JsonText(found.json), found.version);
 }
 
 const READS = new Set(['GET', 'HEAD']);
@@ -58,12 +69,14 @@ interface HookReply {
   code(status: number): unknown;
   header(name: string, value: string): unknown;
   removeHeader(name: string): unknown;
+  serializer(fn: (payload: unknown) => string): unknown;
 }
 
 /**
  * Fastify hooks that turn a `Tagged` result into its body plus an `ETag` header (preSerialization),
- * and a GET whose If-None-Match names that tag into a bodiless 304 (onSend). Every other response
- * passes through untouched at the cost of an `instanceof`.
+ * and a GET whose If-None-Match names that tag into a bodiless 304 (onSend). A `JsonText` body
+ * is sent as it is (Fastify has already set the JSON content type, as for any object it is given).
+ * Every other response passes through untouched at the cost of an `instanceof`.
  */
 export function conditionalResponses() {
   return {
@@ -79,6 +92,10 @@ export function conditionalResponses() {
       if (READS.has(request.method) && noneMatch(request.headers['if-none-match'], etag)) {
         reply.code(304);
         (request as { [NOT_MODIFIED]?: boolean })[NOT_MODIFIED] = true;
+      }
+      if (payload.body instanceof JsonText) {
+        reply.serializer(asIs);
+        return done(null, payload.body.text);
       }
       done(null, payload.body);
     },

@@ -20,7 +20,6 @@ import {
   OTHER_STATUS_REASON_REQUIRED,
   PROJECT_LIMIT_REACHED,
   PROJECT_NOT_FOUND,
-  ProjectView,
   STATUS_MESSAGE,
   Status,
   validationError,
@@ -129,7 +128,8 @@ export class ProjectsController {
     // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
     const at = parseAsOf(asOf);
     if (at !== undefined) return this.queries.execute(new GetProjectAsOfQuery(caller.workspaceId, projectId, at));
-    return readTagged<ProjectView>(this.read, PROJECTS, caller.workspaceId, projectId, PROJECT_NOT_FOUND);
+    // The stored document is the body, as its JSON text: nothing parsed, nothing re-serialised.
+    return readTagged(this.read, PROJECTS, caller.workspaceId, projectId, PROJECT_NOT_FOUND);
   }
 
   @Patch(':projectId')

@@ -63,6 +63,14 @@ export interface FindQuery {
  * `doc` that `find` returns for it; the text itself may differ from `JSON.stringify(doc)` in
  * formatting only (e.g. the spelling of a number), never in meaning.
  */
+/** One document as `get` finds it, with the document as its stored JSON text. */
+export interface StoredJson {
+  id: string;
+  workspaceId: string | null;
+  version: number;
+  json: string;
+}
+
 export interface DocumentJson {
   seq: number;
   json: string;
@@ -116,6 +124,11 @@ export interface ReadModelStore {
   /** Creates collections and indexes that do not exist yet. */
   init(collections: CollectionSpec[], options?: InitOptions): Promise<void>;
   get<T = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<T> | null>;
+  /**
+   * The same document as `get`, as JSON text: for answers that pass one stored document through
+   * unchanged (GET of a resource), so it is not parsed only to be serialised again.
+   */
+  getJson(collection: string, id: string): Promise<StoredJson | null>;
   find<T = Record<string, unknown>>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]>;
   /**
    * The same documents as `find`, in the same order, as JSON text: for answers that pass stored

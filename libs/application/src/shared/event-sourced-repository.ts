@@ -64,6 +64,14 @@ export interface DecideOptions {
    * released after the project is gone, never the other way round.
    */
   order?: 'first' | 'last';
+  /**
+   * The stream's id was just generated at random for this command (not derived from anything a
+   * client sent), so the stream has no events: it is decided from the initial state without
+   * reading the store (a snapshot lookup and a stream read per create). The append's expected
+   * revision `no_stream` still guarantees it; should it ever conflict, the retry reads the stream
+   * like any other before deciding again.
+   */
+  newStream?: boolean;
 }
 
 export interface Committed<Result> {
@@ -234,7 +242,8 @@ export class EventSourcedRepository {
       const streams = new Map<string, Tracked>();
       const results: ({ ok: unknown } | { error: unknown })[] = [];
       for (const queued of batch) {
-        const unit = new Unit(this, streams, queued.context);
+        // After a conflict nothing is assumed: every stream is read.
+        const unit = new Unit(this, streams, queued.context, attempt === 0);
         try {
           const result = await queued.work(unit);
           unit.commitTo(streams);
@@ -292,11 +301,14 @@ export class EventSourcedRepository {
     }
   }
 
-  /** Loads a stream into the batch's view (once per batch). */
-  async track(streams: Map<string, Tracked>, decider: AnyDecider<any>, streamId: string): Promise<Tracked> {
+  /** Loads a stream into the batch's view (once per batch); a new stream (see `newStream`) is not read. */
+  async track(streams: Map<string, Tracked>, decider: AnyDecider<any>, streamId: string, assumeNew = false): Promise<Tracked> {
     let tracked = streams.get(streamId);
     if (!tracked) {
-      const loaded = await this.loadState(decider, streamId);
+      const loaded: Pick<Cached, 'revision' | 'state' | 'lastEventId'> =
+        assumeNew && !this.cache.has(streamId)
+          ? { revision: -1, state: decider.initialState(), lastEventId: null }
+          : await this.loadState(decider, streamId);
       tracked = streams.get(streamId); // loaded meanwhile by a concurrent load of the same unit
       if (!tracked) {
         tracked = {
@@ -421,12 +433,14 @@ class Unit implements UnitOfWork {
     private readonly repository: EventSourcedRepository,
     private readonly batch: Map<string, Tracked>,
     private readonly context: CommandContext,
+    /** Whether `newStream` may be taken at its word (not after a conflict). */
+    private readonly trustNew: boolean,
   ) {}
 
-  private async view(decider: AnyDecider<any>, streamId: string): Promise<Tracked> {
+  private async view(decider: AnyDecider<any>, streamId: string, newStream = false): Promise<Tracked> {
     const mine = this.own.get(streamId);
     if (mine) return mine;
-    const shared = await this.repository.track(this.batch, decider, streamId);
+    const shared = await this.repository.track(this.batch, decider, streamId, newStream && this.trustNew);
     const copy = { ...shared, events: [] as NewEvent[] };
     this.own.set(streamId, copy);
     return copy;
@@ -443,7 +457,7 @@ class Unit implements UnitOfWork {
     command: Cmd | ((state: State) => Cmd),
     options: DecideOptions = {},
   ) {
-    const tracked = await this.view(decider, streamId);
+    const tracked = await this.view(decider, streamId, options.newStream);
     tracked.order ??= options.order;
     // Checked against the revision this command would really act on, the batch included.
     if (options.expectedRevision !== undefined && options.expectedRevision !== tracked.revision) {

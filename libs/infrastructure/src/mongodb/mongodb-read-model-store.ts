@@ -5,6 +5,7 @@ import {
   DeadLetterChanges,
   DeadLetterKey,
   DocumentJson,
+  StoredJson,
   Filter,
   FindQuery,
   ReadModelStore,
@@ -130,6 +131,12 @@ export class MongoReadModelStore implements ReadModelStore {
   async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
     const row = await this.collection(collection).findOne({ _id: id });
     return row ? toStored<T>(row) : null;
+  }
+
+  /** MongoDB stores BSON: the document read is serialised here. */
+  async getJson(collection: string, id: string): Promise<StoredJson | null> {
+    const found = await this.get(collection, id);
+    return found ? { id: found.id, workspaceId: found.workspaceId, version: found.version, json: JSON.stringify(found.doc) } : null;
   }
 
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {

@@ -5,6 +5,7 @@ import {
   DeadLetterChanges,
   DeadLetterKey,
   DocumentJson,
+  StoredJson,
   Filter,
   FindQuery,
   InitOptions,
@@ -40,6 +41,8 @@ const DOC_COLUMNS = 'id, workspace_id, seq, version, doc';
 /** The prepared statements of one collection, made on first use. */
 interface TableStatements {
   get: Database.Statement;
+  /** `get` without `seq` and with the document left as text (raw mode). */
+  getJson: Database.Statement;
   put: Database.Statement;
   delete: Database.Statement;
   /** A merge that sets no field: only the version moves. */
@@ -172,6 +175,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       const table = this.table(collection);
       statements = {
         get: this.db.prepare(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id = ?`).raw(),
+        getJson: this.db.prepare(`SELECT workspace_id, version, doc FROM ${table} WHERE id = ?`).raw(),
         put: this.db.prepare(
           `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
@@ -188,6 +192,12 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
     return this.getSync<T>(collection, id);
+  }
+
+  /** Three columns in raw mode, the document as stored: nothing parsed (a GET's body as it is). */
+  async getJson(collection: string, id: string): Promise<StoredJson | null> {
+    const row = this.tableStatements(collection).getJson.get(id) as [string | null, number, string] | undefined;
+    return row ? { id, workspaceId: row[0], version: row[1], json: row[2] } : null;
   }
 
   private getSync<T>(collection: string, id: string): StoredDocument<T> | null {

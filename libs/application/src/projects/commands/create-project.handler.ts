@@ -53,7 +53,11 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
     };
     const workspace = workspaceStream(workspaceId);
     await this.repository.transact(workspace, context, async (unit) => {
-      const project = await unit.decide(projectDecider, projectStream(id), create, { order: 'last' });
+      // Without an Idempotency-Key the id is random: the stream is new, and need not be read.
+      const project = await unit.decide(projectDecider, projectStream(id), create, {
+        order: 'last',
+        newStream: context.idempotencyKey === undefined,
+      });
       if (project.events.length > 0) {
         await unit.decide(workspaceDecider, workspace, { type: 'ReserveProjectSlot', projectId: id }, { order: 'first' });
       }

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Decider, DomainEvent, OPERATOR } from '@app/domain';
+import { SqliteEventStore } from '@app/infrastructure/sqlite';
+import { EventStore } from '../ports/event-store.port';
+import { CommandContext } from './command-context';
+import { EventSourcedRepository } from './event-sourced-repository';
+
+/** Creates once: a second create on the same stream decides nothing. */
+const thing: Decider<{ created: boolean }, 'create', DomainEvent> = {
+  initialState: () => ({ created: false }),
+  evolve: () => ({ created: true }),
+  decide: (_command, state) => (state.created ? [] : [{ type: 'thing.created', data: {} }]),
+};
+
+const context: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'req_1', causationId: 'req_1' };
+const shown = { waitFor: async () => true };
+
+describe('EventSourcedRepository: newStream (a stream whose id was just generated)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let reads: string[];
+  let counted: EventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
+    store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    reads = [];
+    // The same store, counting the stream reads the repository makes.
+    counted = new Proxy(store, {
+      get: (target, name) =>
+        name === 'readStream'
+          ? (streamId: string, options?: object) => {
+              reads.push(streamId);
+              return target.readStream(streamId, options);
+            }
+          : Reflect.get(target, name, target),
+    }) as EventStore;
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = (repository: EventSourcedRepository, streamId: string, newStream: boolean) =>
+    repository.transact(streamId, context, (unit) => unit.decide(thing, streamId, 'create', { newStream }));
+
+  it('decides a new stream without reading it, and appends it as no_stream', async () => {
+    const repository = new EventSourcedRepository(counted, { now: () => 1 }, shown);
+    const { result } = await create(repository, 'thing-new', true);
+    expect(result.events.map((e) => e.type)).toEqual(['thing.created']);
+    expect(result.revision).toBe(0);
+    expect(reads).toEqual([]);
+    expect((await store.readStream('thing-new')).map((e) => [e.type, e.revision])).toEqual([['thing.created', 0]]);
+    // Without the option the stream is read as usual.
+    await create(repository, 'thing-other', false);
+    expect(reads).toEqual(['thing-other']);
+  });
+
+  it('still decides on the real stream when the id turns out to exist: the append conflicts and the retry reads it', async () => {
+    await create(new EventSourcedRepository(store, { now: () => 1 }, shown), 'thing-taken', false);
+    // Another repository (another process): nothing of the stream in its cache.
+    const repository = new EventSourcedRepository(counted, { now: () => 2 }, shown);
+    const { result, position } = await create(repository, 'thing-taken', true);
+    expect(result.events).toEqual([]);
+    expect(position).toBe(0);
+    expect(reads).toContain('thing-taken');
+    expect((await store.readStream('thing-taken')).map((e) => e.revision)).toEqual([0]);
+  });
+});
