@@ -8,7 +8,7 @@
  * Each append is checked against its expected revision before anything of it is written, so a
  * wrong expected revision rejects that append alone.
  */
-const Database = require('better-sqlite3');
+const Database = require('./sqlite-driver');
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 
 const SCHEMA = `
