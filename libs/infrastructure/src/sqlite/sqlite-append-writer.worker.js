@@ -94,8 +94,12 @@ if (!isMainThread && workerData && workerData.eventStoreFile) {
   const writer = openWriter(workerData.eventStoreFile);
   parentPort.on('message', (message) => {
     if (message.close) {
+      // Close the database (finalizing every statement) and let the thread end by itself, its
+      // environment torn down in order: nothing of SQLite is left for a garbage collection
+      // after the environment is gone, and the main thread need not terminate() it mid-flight.
       writer.close();
       parentPort.postMessage({ closed: true });
+      parentPort.close();
       return;
     }
     try {
