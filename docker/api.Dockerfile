@@ -1,6 +1,8 @@
 # The API image for the scaled deployment (docker-compose.yml). Build context: the repository root.
-# Node 24 (active LTS). better-sqlite3 13 ships prebuilt Node-API binaries inside its package:
-# nothing compiles for it. better-sqlite3-node20, the optional 12.x build that only Node 20 loads
+# Node 24 (active LTS). better-sqlite3 13 ships prebuilt Node-API binaries inside its package;
+# npm still runs its implicit `node-gyp rebuild`, which finds the prebuilt binary and compiles
+# nothing but wants python3 and the headers: one more reason to build on the full image.
+# better-sqlite3-node20, the optional 12.x build that only Node 20 loads
 # (libs/infrastructure/src/sqlite/sqlite-driver.js), is still installed by `npm ci` (downloaded, or
 # compiled with the -bookworm image's python3/make/g++; if neither works npm skips it) and then
 # pruned, so the runtime image carries the one driver it uses.
