@@ -94,9 +94,9 @@ if (!isMainThread && workerData && workerData.eventStoreFile) {
   const writer = openWriter(workerData.eventStoreFile);
   parentPort.on('message', (message) => {
     if (message.close) {
-      // Close the database (finalizing every statement) and let the thread end by itself, its
-      // environment torn down in order: nothing of SQLite is left for a garbage collection
-      // after the environment is gone, and the main thread need not terminate() it mid-flight.
+      // Close the database (SQLite finalizes every statement) while this thread's environment
+      // is still whole, then let the thread end by itself once the port is closed: an orderly
+      // teardown, instead of the main thread cutting it off with terminate().
       writer.close();
       parentPort.postMessage({ closed: true });
       parentPort.close();
