@@ -159,6 +159,16 @@ async function main() {
     results.scenarios.push(entry);
     return entry;
   };
+  if (process.env.BENCH_ONLY === 'long-stream') {
+    // One scenario alone (e.g. while working on loading): `BENCH_ONLY=long-stream npm run bench`.
+    try {
+      const entry = await require('./long-stream').run({ startService, api, scratch, log });
+      process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    return;
+  };
 
   try {
     // --- Baselines -------------------------------------------------------------------------
@@ -309,6 +319,10 @@ async function main() {
       met: rssMax <= 300 && drift < 20,
     });
     await svc2.stop();
+
+    // --- A long workspace stream: the first command after a restart -----------------------------
+    profilePhase = 'long-stream';
+    scenario(await require('./long-stream').run({ startService, api, scratch, log }));
 
     // --- Webhook fan-out (when webhooks exist in this build) -----------------------------------
     try {

@@ -43,6 +43,84 @@ export function eventStoreContract(
       },
     });
 
+    describe('appendToStreams (several streams in one write)', () => {
+      it('writes every stream, each with its own revisions, and reports one result per append in order', async () => {
+        const [a, b] = [stream(), stream()];
+        await store.appendToStream(a, [event()], { expectedRevision: 'no_stream' });
+        const results = await store.appendToStreams([
+          { streamId: a, events: [event('x.one')], expectedRevision: 0 },
+          { streamId: b, events: [event('y.one'), event('y.two')], expectedRevision: 'no_stream' },
+        ]);
+        expect(results.map((r) => r.nextRevision)).toEqual([1, 1]);
+        expect((await store.readStream(a)).map((e) => e.type)).toEqual(['test.happened', 'x.one']);
+        expect((await store.readStream(b)).map((e) => e.revision)).toEqual([0, 1]);
+        expect(results[1].position).toBe((await store.readStream(b))[1].position);
+      });
+
+      it('checks a stream given with no events as a condition, writing nothing to it', async () => {
+        const [guard, target] = [stream(), stream()];
+        await store.appendToStream(guard, [event()], { expectedRevision: 'no_stream' });
+        await store.appendToStreams([
+          { streamId: guard, events: [], expectedRevision: 0 },
+          { streamId: target, events: [event()], expectedRevision: 'no_stream' },
+        ]);
+        expect(await store.readStream(guard)).toHaveLength(1);
+        expect(await store.readStream(target)).toHaveLength(1);
+      });
+
+      it('rejects with WrongExpectedRevisionError naming the stream whose revision moved', async () => {
+        const [a, b] = [stream(), stream()];
+        await store.appendToStream(b, [event()], { expectedRevision: 'no_stream' });
+        const failed = store.appendToStreams([
+          { streamId: a, events: [event()], expectedRevision: 'no_stream' },
+          { streamId: b, events: [event()], expectedRevision: 'no_stream' },
+        ]);
+        await expect(failed).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+        await expect(failed).rejects.toMatchObject({ streamId: b, expected: 'no_stream', actual: 0 });
+        expect(await store.readStream(b)).toHaveLength(1);
+      });
+
+      it('is all or nothing where the store says it is atomic, a written prefix in order where not', async () => {
+        const [first, second] = [stream(), stream()];
+        await store.appendToStream(second, [event()], { expectedRevision: 'no_stream' });
+        await expect(
+          store.appendToStreams([
+            { streamId: first, events: [event('first.one')], expectedRevision: 'no_stream' },
+            { streamId: second, events: [event()], expectedRevision: 5 },
+          ]),
+        ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(first)).toHaveLength(store.atomicMultiStream ? 0 : 1);
+      });
+
+      it('a failed group leaves the groups written beside it untouched', async () => {
+        const [ok, taken, other] = [stream(), stream(), stream()];
+        await store.appendToStream(taken, [event()], { expectedRevision: 'no_stream' });
+        const outcomes = await Promise.allSettled([
+          store.appendToStreams([{ streamId: ok, events: [event()], expectedRevision: 'no_stream' }]),
+          store.appendToStreams([
+            { streamId: other, events: [event()], expectedRevision: 'no_stream' },
+            { streamId: taken, events: [event()], expectedRevision: 'no_stream' },
+          ]),
+          store.appendToStream(ok + '-2', [event()], { expectedRevision: 'no_stream' }),
+        ]);
+        expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect(await store.readStream(ok)).toHaveLength(1);
+        expect(await store.readStream(other)).toHaveLength(store.atomicMultiStream ? 0 : 1);
+      });
+
+      it('an idempotent retry of a whole multi-stream append writes nothing again', async () => {
+        const [a, b] = [stream(), stream()];
+        const appends = [
+          { streamId: a, events: [event()], expectedRevision: 'no_stream' as const },
+          { streamId: b, events: [event(), event()], expectedRevision: 'no_stream' as const },
+        ];
+        const first = await store.appendToStreams(appends);
+        const again = await store.appendToStreams(appends);
+        expect(again.map((r) => r.nextRevision)).toEqual(first.map((r) => r.nextRevision));
+        expect(await store.readStream(b)).toHaveLength(2);
+      });
+    });
+
     it('appends to a new stream and reads it back with revisions from 0 and the full envelope', async () => {
       const s = stream();
       const events = [event('a.one', { x: 1 }), event('a.two', { nested: { y: [1, 2] } })];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FindQuery, ReadModelStore } from '@app/application/ports';
+import { DeadLetter, FindQuery, ReadModelStore } from '@app/application/ports';
 
 /**
  * The behaviour every ReadModelStore adapter must show. Run by
@@ -219,6 +219,42 @@ export function readModelContract(
       expect(await store.count('things', { workspaceId: other })).toBe(1);
     });
 
+    it('orders documents written at one position by id, whatever the order they were written in', async () => {
+      // One event can write several documents (same seq). Written here in reverse id order, in two
+      // batches, with one of them deleted and written again: insertion order and storage order
+      // both differ from id order, so only a real tie-breaker gives the expected lists.
+      const ids = ['a', 'b', 'c', 'd', 'e'].map((letter) => `${letter}_${ws}`);
+      const status = (id: string) => (id.startsWith('b') || id.startsWith('d') ? 'planned' : 'draft');
+      await store.apply([put(ids[4], 7, { status: status(ids[4]) }), put(ids[3], 7, { status: status(ids[3]) })], {});
+      await store.apply(
+        [
+          put(ids[2], 7, { status: status(ids[2]) }),
+          put(ids[1], 7, { status: status(ids[1]) }),
+          put(ids[0], 7, { status: status(ids[0]) }),
+          put(`z_${ws}`, 3, { status: 'draft' }),
+          put(`y_${ws}`, 9, { status: 'planned' }),
+        ],
+        {},
+      );
+      await store.apply([{ op: 'delete', collection: 'things', id: ids[2] }], {});
+      await store.apply([put(ids[2], 7, { status: status(ids[2]) })], {});
+
+      const all = await store.find('things', { workspaceId: ws, limit: 10 });
+      expect(all.map((d) => d.id)).toEqual([`z_${ws}`, ...ids, `y_${ws}`]);
+      for (let limit = 1; limit <= all.length; limit++) {
+        const page = await store.find('things', { workspaceId: ws, limit });
+        expect(page.map((d) => d.id)).toEqual(all.slice(0, limit).map((d) => d.id));
+      }
+      const drafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 10 });
+      expect(drafts.map((d) => d.id)).toEqual([`z_${ws}`, ids[0], ids[2], ids[4]]);
+      const firstTwoDrafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, afterSeq: 3, limit: 2 });
+      expect(firstTwoDrafts.map((d) => d.id)).toEqual([ids[0], ids[2]]);
+      const either = await store.find('things', { workspaceId: ws, where: { status: { in: ['planned', 'draft'] } }, limit: 10 });
+      expect(either.map((d) => d.id)).toEqual(all.map((d) => d.id));
+      const json = await store.findJson('things', { workspaceId: ws, where: { status: 'planned' }, limit: 10 });
+      expect(json.map((d) => (JSON.parse(d.json) as { id: string }).id)).toEqual([ids[1], ids[3], `y_${ws}`]);
+    });
+
     it('finds across workspaces by an indexed field', async () => {
       const marker = `status_${randomUUID()}`;
       await store.apply([put(uid(), 1, { status: marker }), put(uid(), 2, { status: marker }, `other_${ws}`)], {});
@@ -286,6 +322,66 @@ export function readModelContract(
       // And a new rebuild can start again under the old name.
       await store.init([{ name: 'things_next', indexes: ['status'] }]);
       expect(await store.count('things_next', {})).toBe(0);
+    });
+
+    const letter = (position: number, overrides: Partial<DeadLetter> = {}): DeadLetter => ({
+      projection: checkpoint(),
+      position,
+      eventId: `evt_${position}`,
+      streamId: `thing-${position}`,
+      eventType: 'thing.broken',
+      error: 'projector failed',
+      firstFailedAt: 1_000,
+      lastFailedAt: 1_000,
+      attempts: 1,
+      ...overrides,
+    });
+
+    it('parks dead letters with the batch that moves past them, and lists them per projection in order', async () => {
+      const id = uid();
+      const other = `${checkpoint()}_other`;
+      await store.apply([put(id, 5, { status: 'draft' })], { [checkpoint()]: 7, [other]: 7 }, {
+        park: [letter(6), letter(4), letter(2, { projection: other })],
+      });
+      expect((await store.get('things', id))?.doc).toEqual({ id, status: 'draft' });
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(7);
+      expect(await store.listDeadLetters(checkpoint())).toEqual([letter(4), letter(6)]);
+      expect(await store.listDeadLetters(other)).toEqual([letter(2, { projection: other })]);
+      const all = (await store.listDeadLetters()).filter((d) => d.projection === checkpoint() || d.projection === other);
+      // Projection then position order: `<cp>` sorts before `<cp>_other`.
+      expect(all.map((d) => [d.projection, d.position])).toEqual([[checkpoint(), 4], [checkpoint(), 6], [other, 2]]);
+      await store.apply([], {}, { remove: [{ projection: other, position: 2 }] });
+      expect(await store.listDeadLetters(other)).toEqual([]);
+    });
+
+    it('replaces a re-parked dead letter and removes one atomically with the ops of its retry', async () => {
+      const id = uid();
+      await store.apply([], { [checkpoint()]: 3 }, { park: [letter(3)] });
+      await store.apply([], {}, { park: [letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })] });
+      expect(await store.listDeadLetters(checkpoint())).toEqual([letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })]);
+      await store.apply([put(id, 3, { status: 'fixed' })], {}, { remove: [{ projection: checkpoint(), position: 3 }] });
+      expect(await store.listDeadLetters(checkpoint())).toEqual([]);
+      expect((await store.get('things', id))?.doc.status).toBe('fixed');
+      // The checkpoint is left where the batch that parked it put it.
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(3);
+    });
+
+    it('removes one dead letter by key and says whether there was one', async () => {
+      await store.apply([], {}, { park: [letter(8), letter(9)] });
+      expect(await store.removeDeadLetter({ projection: checkpoint(), position: 8 })).toBe(true);
+      expect(await store.removeDeadLetter({ projection: checkpoint(), position: 8 })).toBe(false);
+      expect(await store.removeDeadLetter({ projection: `${checkpoint()}_none`, position: 9 })).toBe(false);
+      expect((await store.listDeadLetters(checkpoint())).map((d) => d.position)).toEqual([9]);
+    });
+
+    it('parks nothing when a batch fails: the dead letters go with the ops and checkpoints or not at all', async () => {
+      await expect(
+        store.apply([put(uid(), 1, { status: 'x' }), { op: 'delete', collection: 'missing_collection', id: 'x' }], { [checkpoint()]: 10 }, {
+          park: [letter(10)],
+        }),
+      ).rejects.toThrow();
+      expect(await store.listDeadLetters(checkpoint())).toEqual([]);
+      expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();
     });
   });
 }

@@ -189,8 +189,8 @@ export function webhookQueueContract(
         const byId = new Map(claims.map((claim) => [claim.id, claim]));
         const [staleB] = [byId.get(b.id)!];
         await queue.release(staleB); // b's claim is given back: that claim is stale now
-        expect(await queue.settleMany([])).toEqual([]);
-        const settled = await queue.settleMany([
+        expect(await queue.settleMany([])).toEqual({ settled: [], telemetry: [] });
+        const { settled } = await queue.settleMany([
           { claim: byId.get(a.id)!, attempt: attemptOf(a, 1, { succeeded: true, responseStatus: 204 }), settlement: { status: 'succeeded' } },
           { claim: staleB, attempt: attemptOf(b, 1), settlement: { status: 'failed', reason: 'x' } },
           { claim: byId.get(c.id)!, attempt: attemptOf(c, 1, { nextAttemptAt: T0 + 300 }), settlement: { status: 'retry', nextAttemptAt: T0 + 300 } },
@@ -213,6 +213,136 @@ export function webhookQueueContract(
         expect(await queue.settle(claim, null, { status: 'failed', reason: 'Webhook paused' })).toBe(true);
         expect(await queue.listAttempts(d.webhookId, { limit: 10 })).toEqual([]);
         expect(await queue.claimDue('w', T0 + 10_000, 1, 1_000)).toEqual([]);
+      });
+    });
+
+    describe('delivery telemetry', () => {
+      const settleAll = async (outcomes: { ok: boolean; status?: number | null; at?: number; webhookId?: string }[], resetGeneration?: number) => {
+        const deliveries = outcomes.map((o) => delivery({ webhookId: o.webhookId ?? 'whk_1' }));
+        await enqueue(...deliveries);
+        const claims = new Map((await queue.claimDue('w', T0, deliveries.length, 1_000)).map((c) => [c.id, c]));
+        return queue.settleMany(
+          deliveries.map((d, i) => ({
+            claim: claims.get(d.id)!,
+            attempt: attemptOf(d, 1, {
+              succeeded: outcomes[i].ok,
+              responseStatus: outcomes[i].status === undefined ? (outcomes[i].ok ? 204 : 500) : outcomes[i].status,
+              attemptedAt: outcomes[i].at ?? T0 + i,
+            }),
+            settlement: outcomes[i].ok ? { status: 'succeeded' } : { status: 'failed', reason: 'Retries exhausted' },
+            resetGeneration,
+          })),
+        );
+      };
+      const telemetryOf = async (webhookId = 'whk_1') => (await queue.loadTelemetry([webhookId]))[0];
+
+      it('counts consecutive failures in the settling transaction, in request order; a success resets the count', async () => {
+        expect(await queue.loadTelemetry(['whk_1'])).toEqual([]);
+        const first = await settleAll([{ ok: false }, { ok: false, status: null, at: T0 + 7 }, { ok: false, webhookId: 'whk_2', at: T0 + 3 }]);
+        expect(first.settled).toEqual([true, true, true]);
+        expect(first.telemetry).toEqual(
+          expect.arrayContaining([
+            { webhookId: 'whk_1', failureCountBefore: 0, failureCount: 2 },
+            { webhookId: 'whk_2', failureCountBefore: 0, failureCount: 1 },
+          ]),
+        );
+        expect(first.telemetry).toHaveLength(2);
+        expect(await telemetryOf()).toEqual({
+          webhookId: 'whk_1',
+          failureCount: 2,
+          lastAttemptAt: T0 + 7,
+          lastTriggeredAt: T0 + 7,
+          lastResponseStatus: null,
+          attempts: 2,
+          failures: 2,
+          resetGeneration: 0,
+        });
+        const second = await settleAll([{ ok: false, at: T0 + 10 }, { ok: true, at: T0 + 11 }, { ok: false, at: T0 + 12, status: 503 }]);
+        expect(second.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 2, failureCount: 1 }]);
+        expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastAttemptAt: T0 + 12, lastResponseStatus: 503, attempts: 5, failures: 4 });
+        const third = await settleAll([{ ok: false, at: T0 + 20 }]);
+        expect(third.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 1, failureCount: 2 }]);
+        // An attempt that ended earlier than the latest one recorded never moves the times back.
+        await settleAll([{ ok: true, at: T0 + 1, status: 200 }]);
+        expect(await telemetryOf()).toMatchObject({ failureCount: 0, lastAttemptAt: T0 + 20, lastTriggeredAt: T0 + 20, lastResponseStatus: 500 });
+      });
+
+      it('a stale claim or a settlement without an attempt leaves the telemetry alone', async () => {
+        const [a, b] = [delivery(), delivery()];
+        await enqueue(a, b);
+        const claims = await queue.claimDue('w', T0, 2, 1_000);
+        const stale = claims.find((c) => c.id === a.id)!;
+        await queue.release(stale);
+        const result = await queue.settleMany([
+          { claim: stale, attempt: attemptOf(a, 1), settlement: { status: 'failed', reason: 'x' } },
+          { claim: claims.find((c) => c.id === b.id)!, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } },
+        ]);
+        expect(result).toEqual({ settled: [false, true], telemetry: [] });
+        expect(await queue.loadTelemetry(['whk_1'])).toEqual([]);
+      });
+
+      it('a test delivery moves last_triggered_at only, never back, in the write that logs it', async () => {
+        await settleAll([{ ok: false, at: T0 + 5 }]);
+        await queue.recordAttempt(attemptOf({ id: 'msg_t', webhookId: 'whk_1' }, 1, { attemptedAt: T0 + 50, succeeded: true, eventType: 'webhook.test' }));
+        expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastAttemptAt: T0 + 5, lastTriggeredAt: T0 + 50, attempts: 1 });
+        await queue.recordAttempt(attemptOf({ id: 'msg_u', webhookId: 'whk_1' }, 1, { attemptedAt: T0 + 40 }));
+        expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastTriggeredAt: T0 + 50 });
+        expect((await queue.listAttempts('whk_1', { limit: 10 })).map((a) => a.deliveryId)).toEqual(['msg_u', 'msg_t', expect.any(String)]);
+        // Before any dispatcher attempt, a test delivery alone.
+        await queue.recordAttempt(attemptOf({ id: 'msg_v', webhookId: 'whk_new' }, 1, { attemptedAt: T0 + 60 }));
+        expect(await telemetryOf('whk_new')).toEqual({
+          webhookId: 'whk_new',
+          failureCount: 0,
+          lastAttemptAt: null,
+          lastTriggeredAt: T0 + 60,
+          lastResponseStatus: null,
+          attempts: 0,
+          failures: 0,
+          resetGeneration: 0,
+        });
+      });
+
+      it('applies each reset generation once: a late or repeated reset never wipes failures counted after it', async () => {
+        await settleAll([{ ok: false }, { ok: false }, { ok: false }]);
+        await queue.resetFailures('whk_1', 1);
+        expect(await telemetryOf()).toMatchObject({ failureCount: 0, resetGeneration: 1, failures: 3 });
+        await settleAll([{ ok: false }, { ok: false }], 1);
+        await queue.resetFailures('whk_1', 1); // the fan-out passing the same re-activation
+        expect(await telemetryOf()).toMatchObject({ failureCount: 2, resetGeneration: 1 });
+        await queue.resetFailures('whk_1', 0);
+        expect(await telemetryOf()).toMatchObject({ failureCount: 2 });
+        // Reset before the first attempt: the row exists with the generation.
+        await queue.resetFailures('whk_fresh', 3);
+        expect(await telemetryOf('whk_fresh')).toMatchObject({ failureCount: 0, resetGeneration: 3, attempts: 0, lastTriggeredAt: null });
+      });
+
+      it('a settle that carries a newer reset generation applies the reset first (the resume and the settle cannot race)', async () => {
+        await settleAll([{ ok: false }, { ok: false }, { ok: false }]);
+        // The worker saw the re-activation (generation 1) before the handler applied it.
+        const result = await settleAll([{ ok: false }], 1);
+        expect(result.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 0, failureCount: 1 }]);
+        await queue.resetFailures('whk_1', 1); // the handler's own reset, late: nothing to do
+        expect(await telemetryOf()).toMatchObject({ failureCount: 1, resetGeneration: 1 });
+        // An attempt settled by a worker still on the old generation counts on.
+        await settleAll([{ ok: false }], 0);
+        expect(await telemetryOf()).toMatchObject({ failureCount: 2, resetGeneration: 1 });
+      });
+
+      it('the fan-out applies resets with its checkpoint, and removing a route drops the telemetry', async () => {
+        await settleAll([{ ok: false }, { ok: false }, { ok: false, webhookId: 'whk_2' }]);
+        await queue.commitFanout('owner-a', { checkpoint: 2, upsertRoutes: [], removeRoutes: [], resetFailures: [{ webhookId: 'whk_1', generation: 1 }], deliveries: [] });
+        expect(await telemetryOf()).toMatchObject({ failureCount: 0, resetGeneration: 1 });
+        await queue.commitFanout('owner-a', { checkpoint: 3, upsertRoutes: [], removeRoutes: ['whk_2'], deliveries: [] });
+        expect((await queue.loadTelemetry(['whk_1', 'whk_2'])).map((t) => t.webhookId)).toEqual(['whk_1']);
+      });
+
+      it('settles many attempts of one subscription with one row, whatever their number', async () => {
+        const outcomes = Array.from({ length: 300 }, (_, i) => ({ ok: i % 7 === 0, at: T0 + i }));
+        const result = await settleAll(outcomes);
+        expect(result.settled.every(Boolean)).toBe(true);
+        const trailing = 299 - 294; // the last success is attempt 294
+        expect(result.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 0, failureCount: trailing }]);
+        expect(await telemetryOf()).toMatchObject({ attempts: 300, failures: 300 - 43, lastAttemptAt: T0 + 299 });
       });
     });
 

@@ -211,7 +211,12 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       await eventually(async () => {
         const res = await api.call('GET', `/v1/webhooks/${hook.id}/deliveries`, key);
         expect(res.body.deliveries[0]).toMatchObject({ attempt: 4, succeeded: true, response_status: 200, response_body: 'thanks' });
+        expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({ status: 'active', failure_count: 0, last_triggered_at: res.body.deliveries[0].attempted_at });
       });
+      // The stream holds the changes of state only; the four attempts are telemetry and the log.
+      const history = (await api.call('GET', `/v1/webhooks/${hook.id}/history`, key)).body.history;
+      expect(history.map((e: { type: string }) => e.type)).toEqual(['webhook.created', 'webhook.auto_paused', 'webhook.updated']);
+      expect(history[1].change).toMatchObject({ reason: 'consecutive_failures', failure_count: 3 });
     });
 
     it('pauses at once on 410 Gone', async () => {

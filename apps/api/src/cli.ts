@@ -14,6 +14,7 @@ import { ADMIN_TOKEN_FILE } from './config';
  *   npm run cli -- api-keys create <workspaceId> --name CI --scope full_access
  *   npm run cli -- api-keys deactivate <keyId>
  *   npm run cli -- projections status | projections rebuild [name]
+ *   npm run cli -- projections dead-letters [name] | projections retry|skip <name> <position>
  *   npm run cli -- events verify | events export (--workspace <id> | --stream <name>)
  */
 
@@ -28,6 +29,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   api-keys deactivate <keyId>
   projections status                     each projection's checkpoint and lag
   projections rebuild [name]             blue/green rebuild (all, in turn, without a name), with progress
+  projections dead-letters [name]        events a projection parked because its projector threw on them
+  projections retry <name> <position>    read the parked event again and project it (gone when it applies)
+  projections skip <name> <position>     drop a dead letter without applying it
   events verify                          replay the store and report every read-model document that differs
   events export --workspace <id> | --stream <stream>   NDJSON of the events, for auditors
 
@@ -72,7 +76,7 @@ function pick(values: Values, map: Record<string, keyof typeof OPTIONS>) {
 }
 
 function route(positionals: string[], values: Values): { method: string; path: string; body?: unknown } {
-  const [group, action, id] = positionals;
+  const [group, action, id, second] = positionals;
   const needId = (what: string) => {
     if (!id) throw new UsageError(`${group} ${action} needs a ${what}`);
     return encodeURIComponent(id);
@@ -107,6 +111,13 @@ function route(positionals: string[], values: Values): { method: string; path: s
       return { method: 'GET', path: '/projections' };
     case 'projections rebuild':
       return { method: 'POST', path: '/projections/rebuild', body: id ? { name: id } : {} };
+    case 'projections dead-letters':
+      return { method: 'GET', path: `/projections/dead-letters${id ? `?projection=${encodeURIComponent(id)}` : ''}` };
+    case 'projections retry':
+    case 'projections skip': {
+      if (!id || !second) throw new UsageError(`projections ${action} needs a projection name and a position`);
+      return { method: 'POST', path: `/projections/dead-letters/${encodeURIComponent(id)}/${encodeURIComponent(second)}/${action}` };
+    }
     case 'events verify':
       return { method: 'POST', path: '/events/verify' };
     case 'events export': {
@@ -173,6 +184,12 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const result = JSON.parse(await response.text());
     if (command === 'projections status') return printStatus(result);
+    if (command === 'projections dead-letters') return printDeadLetters(result);
+    if (command === 'projections retry') {
+      const d = result.dead_letter as DeadLetter;
+      process.stdout.write(`${d.projection} at ${d.position} (${d.eventType}): ${result.outcome}${result.outcome === 'failed' ? ` again (${d.attempts} attempts): ${d.error}` : ''}\n`);
+      return result.outcome === 'applied' ? 0 : 1;
+    }
     if (command === 'projections rebuild') return followRebuild(base, adminToken(values), result.projections);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (command === 'events verify') return result.differences.length === 0 ? 0 : 1;
@@ -200,6 +217,37 @@ function printStatus(result: { projections: Status[] }): number {
   const header = ['projection', 'checkpoint', 'head', 'lag', 'last rebuild'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);
+  return 0;
+}
+
+interface DeadLetter {
+  projection: string;
+  position: number;
+  eventId: string;
+  streamId: string;
+  eventType: string;
+  error: string;
+  firstFailedAt: number;
+  attempts: number;
+}
+
+function printDeadLetters(result: { dead_letters: DeadLetter[] }): number {
+  if (result.dead_letters.length === 0) {
+    process.stdout.write('No dead letters\n');
+    return 0;
+  }
+  const rows = result.dead_letters.map((d) => [
+    d.projection,
+    String(d.position),
+    d.eventType,
+    d.streamId,
+    String(d.attempts),
+    new Date(d.firstFailedAt).toISOString(),
+    d.error,
+  ]);
+  const header = ['projection', 'position', 'type', 'stream', 'attempts', 'first failed', 'error'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
   return 0;
 }
 

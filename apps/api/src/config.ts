@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { readOrCreateSharedFile } from '@app/infrastructure/fs';
 
 /** Runtime configuration (README "Configuration"; the contract is ../shared/ARCHITECTURE.md). */
 export interface AppConfig {
@@ -15,6 +16,12 @@ export interface AppConfig {
   eventStoreDbUrl: string | null;
   readStore: 'sqlite' | 'mongodb';
   mongodbUrl: string | null;
+  /**
+   * Where crypto-shredding keys live (docs/privacy.md): `sqlite` (DATA_DIR/keys.db, where an
+   * erased key leaves no copy) or `mongodb` (its oplog keeps a destroyed key for its window).
+   * Defaults to the read store's kind.
+   */
+  subjectKeyStore: 'sqlite' | 'mongodb';
   rateLimitStore: 'memory' | 'redis';
   redisUrl: string | null;
   rateLimitPerMinute: number;
@@ -28,6 +35,11 @@ export interface AppConfig {
    * the stored checkpoints for read-your-writes.
    */
   projections: 'inline' | 'external';
+  /**
+   * How long a write waits for the read models serving it before it answers anyway, with
+   * `X-Read-Consistency: pending` (READ_YOUR_WRITES_TIMEOUT_MS).
+   */
+  readYourWritesTimeoutMs: number;
   /** pino level for the request log: trace, debug, info, warn, error, fatal or silent. */
   logLevel: string;
 }
@@ -63,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const deployment = oneOf('DEPLOYMENT', env.DEPLOYMENT, ['production', 'sandbox'] as const, 'production');
   const eventStore = oneOf('EVENT_STORE', env.EVENT_STORE, ['sqlite', 'eventstoredb'] as const, 'sqlite');
   const readStore = oneOf('READ_STORE', env.READ_STORE, ['sqlite', 'mongodb'] as const, 'sqlite');
+  const subjectKeyStore = oneOf('SUBJECT_KEY_STORE', env.SUBJECT_KEY_STORE, ['sqlite', 'mongodb'] as const, readStore);
   const rateLimitStore = oneOf('RATE_LIMIT_STORE', env.RATE_LIMIT_STORE, ['memory', 'redis'] as const, 'memory');
   const retryDelays = env.WEBHOOK_RETRY_DELAYS_MS
     ? env.WEBHOOK_RETRY_DELAYS_MS.split(',').map((part) => {
@@ -87,7 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStore,
     eventStoreDbUrl: eventStore === 'eventstoredb' ? required('EVENTSTOREDB_URL', env.EVENTSTOREDB_URL, 'EVENT_STORE=eventstoredb') : null,
     readStore,
-    mongodbUrl: readStore === 'mongodb' ? required('MONGODB_URL', env.MONGODB_URL, 'READ_STORE=mongodb') : null,
+    mongodbUrl:
+      readStore === 'mongodb' || subjectKeyStore === 'mongodb'
+        ? required('MONGODB_URL', env.MONGODB_URL, readStore === 'mongodb' ? 'READ_STORE=mongodb' : 'SUBJECT_KEY_STORE=mongodb')
+        : null,
+    subjectKeyStore,
     rateLimitStore,
     redisUrl: rateLimitStore === 'redis' ? required('REDIS_URL', env.REDIS_URL, 'RATE_LIMIT_STORE=redis') : null,
     rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, deployment === 'sandbox' ? 100 : 1000),
@@ -96,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookPauseAfterFailures: positiveInt('WEBHOOK_PAUSE_AFTER_FAILURES', env.WEBHOOK_PAUSE_AFTER_FAILURES, DEFAULT_PAUSE_AFTER_FAILURES),
     webhookAllowPrivateTargets: allowPrivate === 'true',
     projections: oneOf('PROJECTIONS', env.PROJECTIONS, ['inline', 'external'] as const, 'inline'),
+    readYourWritesTimeoutMs: positiveInt('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000),
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
   };
 }
@@ -105,12 +123,12 @@ export const ADMIN_TOKEN_FILE = 'admin-token';
 /**
  * ADMIN_TOKEN wins; otherwise the token saved in DATA_DIR; otherwise a new one is generated,
  * saved (owner-only permissions) and reported as generated so that it is printed exactly once.
+ * Created atomically: processes starting together on one empty DATA_DIR agree on one token, and
+ * only the one that made it prints it.
  */
 function adminToken(fromEnv: string | undefined, dataDir: string): { token: string; generated: boolean } {
   if (fromEnv) return { token: fromEnv, generated: false };
   const file = join(dataDir, ADMIN_TOKEN_FILE);
-  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), generated: false };
-  const token = `adm_${randomBytes(32).toString('base64url')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return { token, generated: true };
+  const { value, created } = readOrCreateSharedFile(file, () => `adm_${randomBytes(32).toString('base64url')}`);
+  return { token: value, generated: created };
 }

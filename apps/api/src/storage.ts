@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventStore, ReadModelStore, SubjectKeyStore } from '@app/application';
-import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
-import type { AppConfig } from './config';
+import type { EventStore, ReadModelStore, SnapshotStore, SubjectKeyStore } from '@app/application';
+import { SqliteEventStore, SqliteReadModelStore, SqliteSnapshotStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
+import { AppConfig, ConfigError } from './config';
 
 /**
  * Picks the adapters for the configured storage mode. The scaled adapters are loaded only when
@@ -23,11 +24,47 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
   return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'));
 }
 
-/** Crypto-shredding keys live beside the read models' store kind, in a database of their own. */
+const MONGO_KEYS_DB = 'workspace_operations_keys';
+
+/**
+ * Crypto-shredding keys, in a database of their own: `SUBJECT_KEY_STORE` (by default the read
+ * store's kind). DATA_DIR/keys.db keeps the erasure promise; MongoDB's oplog keeps a destroyed
+ * key for its window (docs/privacy.md).
+ */
 export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKeyStore> {
-  if (config.readStore === 'mongodb') {
+  if (config.subjectKeyStore === 'mongodb') {
     const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
-    return MongoSubjectKeyStore.connect(config.mongodbUrl!, 'workspace_operations_keys');
+    return MongoSubjectKeyStore.connect(config.mongodbUrl!, MONGO_KEYS_DB);
   }
-  return new SqliteSubjectKeyStore(join(config.dataDir, 'keys.db'));
+  const file = join(config.dataDir, 'keys.db');
+  if (config.mongodbUrl && !existsSync(file)) await refuseToStrandMongoKeys(config.mongodbUrl);
+  return new SqliteSubjectKeyStore(file);
+}
+
+/**
+ * A deployment that kept its keys in MongoDB and now says SUBJECT_KEY_STORE=sqlite would start
+ * on an empty keys.db: every member's personal data would read as erased. Refuse instead.
+ */
+async function refuseToStrandMongoKeys(mongodbUrl: string): Promise<void> {
+  const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
+  const mongo = await MongoSubjectKeyStore.connect(mongodbUrl, MONGO_KEYS_DB);
+  try {
+    if (await mongo.holdsAnyKey()) {
+      throw new ConfigError(
+        `SUBJECT_KEY_STORE=sqlite, but the subject keys are in MongoDB (${MONGO_KEYS_DB}) and DATA_DIR has no keys.db: ` +
+          'keep SUBJECT_KEY_STORE=mongodb, or move the keys first (docs/privacy.md)',
+      );
+    }
+  } finally {
+    await mongo.close();
+  }
+}
+
+/** Aggregate snapshots are a cache beside the read models (MongoDB when scaled, else DATA_DIR/snapshots.db). */
+export async function openSnapshotStore(config: AppConfig): Promise<SnapshotStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoSnapshotStore } = await import('@app/infrastructure/mongodb');
+    return MongoSnapshotStore.connect(config.mongodbUrl!);
+  }
+  return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
 }

@@ -1,6 +1,7 @@
 export * from './ports';
 export * from './shared/command-context';
 export * from './shared/event-sourced-repository';
+export * from './shared/upcasting-event-store';
 export * from './shared/pagination';
 export * from './shared/tenant';
 export * from './projections/projector';
@@ -74,7 +75,6 @@ export * from './jobs/commands/update-job.command';
 export * from './jobs/commands/update-job.handler';
 export * from './jobs/commands/assign-pilots.command';
 export * from './jobs/commands/assign-pilots.handler';
-export * from './jobs/commands/delete-project-jobs';
 export * from './jobs/queries/job.queries';
 export * from './jobs/queries/job-as-of.query';
 export * from './history/state-as-of';
@@ -109,3 +109,5 @@ export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, Li
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];
 export * from './webhooks';
 export * from './projections/checkpoint-poller';
+export * from './projects/slots/slot-ledger.projector';
+export * from './projects/slots/slot-reconciler';

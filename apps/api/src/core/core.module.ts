@@ -16,27 +16,36 @@ import {
   READ_YOUR_WRITES,
   ReadModelStore,
   ReadYourWrites,
+  SlotReconciler,
+  SNAPSHOT_STORE,
+  SnapshotStore,
   SUBJECT_KEY_STORE,
   SubjectKeyStore,
   randomIds,
   systemClock,
+  UpcastingEventStore,
 } from '@app/application';
+import { eventSchemas } from '@app/domain';
 import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore, openSubjectKeyStore } from '../storage';
+import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../storage';
 import { APP_CONFIG } from '../tokens';
 
 /** Starts the projections before the first request and closes the stores after the last. */
 class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Lifecycle');
+  private reconciling: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly engine: ProjectionEngine,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
     @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
+    @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reconciler: SlotReconciler,
     vault: PersonalDataVault,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
@@ -56,14 +65,17 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
-    if (!(await this.engine.waitFor(head, 120_000))) this.logger.warn('Projections still catching up at start');
+    if (!(await this.engine.waitFor(head, {}, 120_000))) this.logger.warn('Projections still catching up at start');
   }
 
   async onApplicationShutdown() {
+    if (this.reconciling) clearInterval(this.reconciling);
+    await this.sweeping;
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
     await this.keys.close();
+    await this.snapshots.close();
   }
 }
 
@@ -98,25 +110,36 @@ export class CoreModule {
         ServiceMetrics,
         {
           provide: EVENT_STORE,
-          useFactory: async (metrics: ServiceMetrics) => instrumentEventStore(await openEventStore(config), metrics),
+          // Every read of the app goes through the upcasting seam: events in their current shape (docs/events.md).
+          useFactory: async (metrics: ServiceMetrics) =>
+            new UpcastingEventStore(instrumentEventStore(await openEventStore(config), metrics), eventSchemas, {
+              onUnknownType: (type) => metrics.unknownEventTypes.inc({ type }),
+              logger: new Logger('Events'),
+            }),
           inject: [ServiceMetrics],
         },
         { provide: READ_MODEL_STORE, useFactory: () => openReadModelStore(config) },
         { provide: SUBJECT_KEY_STORE, useFactory: () => openSubjectKeyStore(config) },
+        { provide: SNAPSHOT_STORE, useFactory: () => openSnapshotStore(config) },
         PersonalDataVault,
         { provide: CLOCK, useValue: systemClock },
         { provide: ID_GENERATOR, useValue: randomIds },
         {
           provide: ProjectionEngine,
           useFactory: (events: EventStore, read: ReadModelStore) =>
-            new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections')),
+            new ProjectionEngine(events, read, ALL_PROJECTORS, new Logger('Projections'), {
+              readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+            }),
           inject: [EVENT_STORE, READ_MODEL_STORE],
         },
         {
           provide: READ_YOUR_WRITES,
           useFactory: (engine: ProjectionEngine, read: ReadModelStore) =>
             config.projections === 'external'
-              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name))
+              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name), {
+                  intervalMs: 5,
+                  timeoutMs: config.readYourWritesTimeoutMs,
+                })
               : engine,
           inject: [ProjectionEngine, READ_MODEL_STORE],
         },
@@ -128,11 +151,16 @@ export class CoreModule {
         },
         {
           provide: EventSourcedRepository,
-          useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites) =>
-            new EventSourcedRepository(events, clock, readModels),
-          inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES],
+          useFactory: (events: EventStore, clock: Clock, readModels: ReadYourWrites, snapshots: SnapshotStore) =>
+            new EventSourcedRepository(events, clock, readModels, snapshots, new Logger('Aggregates')),
+          inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES, SNAPSHOT_STORE],
         },
         ApiKeyAuthenticator,
+        {
+          provide: SlotReconciler,
+          useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) => new SlotReconciler(repository, read, clock),
+          inject: [EventSourcedRepository, READ_MODEL_STORE, CLOCK],
+        },
         Lifecycle,
       ],
       exports: SHARED,

@@ -78,7 +78,7 @@ export class HistoryController {
   }
 
   @Get('webhooks/:webhookId/history')
-  @ApiOperation({ summary: "A webhook subscription's history", description: 'Its events in order, including delivery outcomes and automatic pausing. Secrets never appear.' })
+  @ApiOperation({ summary: "A webhook subscription's history", description: 'Its changes of state in order: creation, updates and re-activations, automatic pausing, secret rotations, deletion. Delivery attempts are in the attempt log (`/deliveries`), not here. Secrets never appear.' })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: HistoryPageSchema })

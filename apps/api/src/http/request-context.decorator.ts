@@ -1,18 +1,35 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { CommandContext, Principal } from '@app/application';
+import { CommandContext, Principal, ReadConsistency } from '@app/application';
 import { OPERATOR } from '@app/domain';
 import type { AuthenticatedRequest } from './auth.guard';
 
-/** The command context of this request: actor, tenant and request id, derived once here. */
+/** Where a request's writes record the read models they could not wait for (see read-consistency.ts). */
+export interface ConsistencyRequest {
+  readConsistency?: ReadConsistency;
+}
+
+/**
+ * The command context of this request: actor, tenant and request id (also the command's id, the
+ * causation of its events), derived once here, with the request's read-consistency slot.
+ */
 export const Ctx = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
-  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest & ConsistencyRequest>();
   const principal = request.principal;
+  const requestId = String(request.id);
   return {
     actor: principal ? { type: 'api_key', id: principal.keyId, name: principal.keyName } : OPERATOR,
     workspaceId: principal?.workspaceId ?? null,
-    requestId: String(request.id),
+    requestId,
+    causationId: requestId,
+    consistency: (request.readConsistency ??= { pending: [] }),
+    idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
   };
 });
+
+/** The header as sent, when it is one value (the idempotency hook has already refused malformed ones). */
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
+}
 
 /** The API key behind this request (routes for API keys only). */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

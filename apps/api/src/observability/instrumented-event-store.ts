@@ -15,6 +15,18 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
         throw error;
       }
     },
+    async appendToStreams(appends) {
+      const stop = metrics.appendDuration.startTimer();
+      try {
+        const result = await store.appendToStreams(appends);
+        stop({ outcome: 'ok' });
+        return result;
+      } catch (error) {
+        stop({ outcome: 'error' });
+        throw error;
+      }
+    },
+    atomicMultiStream: store.atomicMultiStream,
     readStream: (streamId, options) => store.readStream(streamId, options),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options) => store.subscribeToAll(options),

@@ -30,10 +30,38 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly deadLetters = new Gauge({
+    name: 'projection_dead_letters',
+    help: 'Events currently parked (dead letters) per projection: the projection is degraded while above 0',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLettersParked = new Counter({
+    name: 'projection_dead_letters_parked_total',
+    help: 'Events a projector threw on and the projection parked, per projection',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+
+  readonly readYourWritesTimeouts = new Counter({
+    name: 'read_your_writes_timeouts_total',
+    help: 'Writes answered before a read model serving them showed them (X-Read-Consistency: pending), by route and projection',
+    labelNames: ['route', 'projection'] as const,
+    registers: [this.registry],
+  });
+
   readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly unknownEventTypes = new Counter({
+    name: 'events_unknown_type_total',
+    help: 'Events of a type this release does not know, read from the event store (each read counts); aggregates and projections ignore them',
+    labelNames: ['type'] as const,
     registers: [this.registry],
   });
 

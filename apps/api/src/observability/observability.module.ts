@@ -7,6 +7,7 @@ import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { EVENT_STORE, EventStore, ProjectionEngine, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
 import { Public } from '../http/auth.guard';
+import { readConsistencyHook } from '../http/read-consistency';
 import { NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 import { ServiceMetrics } from './metrics';
 
@@ -19,14 +20,19 @@ export class ObservabilityController {
   constructor(
     private readonly metrics: ServiceMetrics,
     private readonly maintenance: ProjectionMaintenance,
+    private readonly engine: ProjectionEngine,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
   ) {}
 
-  /** Readiness: both stores answer and every projection is caught up within READY_MAX_LAG. */
+  /**
+   * Readiness: both stores answer and every projection is caught up within READY_MAX_LAG. A
+   * projection holding dead letters is degraded: still ready (it serves everything else and keeps
+   * up), but named under `checks.degraded` so that someone retries or skips them.
+   */
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness', description: `Both stores answer and every projection is within ${READY_MAX_LAG} positions of the store head. No authentication.` })
+  @ApiOperation({ summary: 'Readiness', description: `Both stores answer and every projection is within ${READY_MAX_LAG} positions of the store head. A projection with parked events (dead letters) is named in \`checks.degraded\` but does not make the service unready. No authentication.` })
   @ApiOkResponse({ type: ReadySchema })
   @ApiServiceUnavailableResponse({ type: NotReadySchema, description: 'Not ready: `checks` names the failing check' })
   async ready() {
@@ -50,6 +56,8 @@ export class ObservabilityController {
       const behind = (await this.maintenance.status()).filter((p) => p.lag > READY_MAX_LAG);
       checks.projections = behind.length === 0 ? 'ok' : `behind: ${behind.map((p) => `${p.name} (${p.lag})`).join(', ')}`;
       ready = behind.length === 0;
+      const degraded = Object.entries(await this.deadLetterCounts()).filter(([, n]) => n > 0);
+      if (degraded.length > 0) checks.degraded = `dead letters: ${degraded.map(([name, n]) => `${name} (${n})`).join(', ')}`;
     }
     if (!ready) throw new HttpException({ message: 'Not ready', status: 'not_ready', checks }, 503);
     return { status: 'ready', checks };
@@ -68,7 +76,15 @@ export class ObservabilityController {
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async metricsText() {
     for (const p of await this.maintenance.status()) this.metrics.projectionLag.set({ projection: p.name }, p.lag);
+    for (const [projection, n] of Object.entries(await this.deadLetterCounts())) this.metrics.deadLetters.set({ projection }, n);
     return this.metrics.registry.metrics();
+  }
+
+  /** From the read store, so a replica that does not run the projections reports them too. */
+  private async deadLetterCounts(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = Object.fromEntries(this.engine.projectorNames().map((name) => [name, 0]));
+    for (const letter of await this.read.listDeadLetters()) counts[letter.projection] = (counts[letter.projection] ?? 0) + 1;
+    return counts;
   }
 }
 
@@ -85,10 +101,16 @@ export class ObservabilityModule implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: ServiceMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly engine: ProjectionEngine,
   ) {}
 
   onModuleInit() {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    this.engine.onParked((letter) => this.metrics.deadLettersParked.inc({ projection: letter.projection }));
+    fastify.addHook(
+      'onSend',
+      readConsistencyHook((route, projection) => this.metrics.readYourWritesTimeouts.inc({ route, projection })),
+    );
     const log = pino({ base: { service: 'workspace-operations' }, level: this.config.logLevel });
     fastify.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions?.url ?? 'unmatched';

@@ -37,6 +37,11 @@ with \`Retry-After\`.
 the same key and the same request within ${IDEMPOTENCY_TTL_MS / 3_600_000} hours gets the first
 response again, marked \`Idempotent-Replayed: true\`.
 
+**Read-your-writes.** A successful write answers once the read models serving its resource show
+it, so a GET right after sees the change. When they could not show it in time (a projection is
+stalled or could not apply the change), the write is still done and its answer carries
+\`X-Read-Consistency: pending\`: a GET may show the previous state for a while.
+
 **Request ids.** Every response carries \`x-request-id\`: the caller's own when it sends a sane one,
 otherwise a generated UUID. Quote it when reporting a problem.
 `.trim();
@@ -136,6 +141,11 @@ const hookComponents = (limit: ReturnType<typeof rateLimited>) => ({
   },
 });
 
+const READ_CONSISTENCY = {
+  description: 'Only when the write is done but a read model serving it does not show it yet (`pending`): a GET may return the previous state for a while.',
+  schema: { type: 'string', enum: ['pending'] },
+};
+
 const examplesOf = (response: Json | undefined): Json | undefined => response?.content?.['application/json']?.examples;
 const example = (message: string) => ({ summary: message, value: { message } });
 
@@ -164,6 +174,11 @@ export function addHookBehaviour(document: OpenAPIObject, config: AppConfig): Op
           responses['429'].headers = rateLimited(config).headers;
         } else {
           responses['429'] = { $ref: '#/components/responses/RateLimited' };
+        }
+      }
+      if (path.startsWith('/v1/') && method !== 'get') {
+        for (const [status, response] of Object.entries(responses)) {
+          if (status.startsWith('2') && !response.$ref) (response.headers ??= {})['X-Read-Consistency'] = READ_CONSISTENCY;
         }
       }
       if (method !== 'post') continue;

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiPropertyOptional,
   ApiQuery,
   ApiTags,
@@ -14,12 +15,15 @@ import { Readable } from 'node:stream';
 import {
   EVENT_STORE,
   EventStore,
+  DeadLetterKey,
   PersonalDataVault,
+  ProjectionEngine,
   ProjectionMaintenance,
   RebuildProgress,
   RecordedEvent,
   redactSecrets,
   START,
+  UnknownDeadLetterError,
   UnknownProjectionError,
 } from '@app/application';
 import { notFound, validationError } from '@app/domain';
@@ -28,6 +32,9 @@ import { IsStringField, WhenPresent } from '../http/field-rules';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
+  DeadLetterListSchema,
+  DeadLetterRetriedSchema,
+  DeadLetterSkippedSchema,
   ExportedEventSchema,
   ProjectionStatusListSchema,
   RebuildStartedSchema,
@@ -52,9 +59,70 @@ export class RebuildDto {
 export class OperationsController {
   constructor(
     private readonly maintenance: ProjectionMaintenance,
+    private readonly engine: ProjectionEngine,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly vault: PersonalDataVault,
   ) {}
+
+  @Get('projections/dead-letters')
+  @ApiOperation({
+    summary: 'Events parked by a projection (dead letters)',
+    description: 'Events a projector threw on: each projection parks its own and stays live. Retry or skip each one.',
+  })
+  @ApiQuery({ name: 'projection', required: false, type: String, description: 'Only this projection', example: 'jobs' })
+  @ApiOkResponse({ type: DeadLetterListSchema })
+  @ApiErrors({ 400: 'projection must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)' })
+  async deadLetters(@Query('projection') projection?: unknown) {
+    if (projection !== undefined) this.knownProjection(projection);
+    return { dead_letters: await this.engine.listDeadLetters(projection as string | undefined) };
+  }
+
+  /** Reads the event again, runs the projector on it: applied (and gone) or failed (one more attempt). */
+  @Post('projections/dead-letters/:projection/:position/retry')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Retry a dead letter',
+    description: "Reads the event from the store again and runs its projection's projector on it. Applied: its writes land and the dead letter is removed. Failed again: the dead letter records the attempt and the new error. The writes land on the read model as it is now, after the later events.",
+  })
+  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
+  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
+  @ApiOkResponse({ type: DeadLetterRetriedSchema })
+  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
+  async retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    const result = await this.deadLetter(projection, position, (key) => this.engine.retryDeadLetter(key));
+    return { outcome: result.outcome, dead_letter: result.deadLetter };
+  }
+
+  @Post('projections/dead-letters/:projection/:position/skip')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Skip a dead letter', description: 'Removes the dead letter without applying its event (logged). The read model stays as it is; a rebuild replays everything.' })
+  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
+  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
+  @ApiOkResponse({ type: DeadLetterSkippedSchema })
+  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs' })
+  async skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    const letter = await this.deadLetter(projection, position, (key) => this.engine.skipDeadLetter(key));
+    return { message: 'Dead letter skipped', dead_letter: letter };
+  }
+
+  private knownProjection(projection: unknown): string {
+    if (typeof projection !== 'string') throw validationError('projection must be a string');
+    if (!this.engine.projector(projection)) {
+      throw notFound(new UnknownProjectionError(projection, this.engine.projectorNames()).message);
+    }
+    return projection;
+  }
+
+  private async deadLetter<T>(projection: string, position: string, act: (key: DeadLetterKey) => Promise<T>): Promise<T> {
+    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError('position must be a positive integer');
+    const key = { projection: this.knownProjection(projection), position: Number(position) };
+    try {
+      return await act(key);
+    } catch (error) {
+      if (error instanceof UnknownDeadLetterError) throw notFound(error.message);
+      throw error;
+    }
+  }
 
   @Get('projections')
   @ApiOperation({ summary: "Each projection's checkpoint, lag and rebuild progress" })

@@ -58,6 +58,14 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  streamId: string;
+  /** May be empty: the stream's revision is then only checked (a condition of the write). */
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface Subscription {
   /** Stops delivery; resolves once the handler is no longer running. */
   stop(): Promise<void>;
@@ -74,6 +82,19 @@ export interface SubscribeOptions {
 
 export interface EventStore {
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each checked against its own expected revision; one result per
+   * append, in order. A wrong expected revision anywhere rejects with WrongExpectedRevisionError.
+   *
+   * With `atomicMultiStream` (the embedded store) it is all or nothing: one transaction. Without
+   * it (EventStoreDB before KurrentDB 25.1 has no multi-stream transaction) the appends are made in
+   * the order given and stop at the first failure, so a failure can leave a prefix written: callers
+   * order the appends so that every prefix is safe, and a reconciler finishes or undoes what a
+   * prefix started (docs/decisions.md, "Rules across streams").
+   */
+  appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]>;
+  /** Whether appendToStreams is one atomic write. */
+  readonly atomicMultiStream: boolean;
   /** Events of one stream in revision order; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** Events of every stream in position order. */

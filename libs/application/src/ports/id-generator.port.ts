@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const ID_GENERATOR = Symbol('IdGenerator');
 export interface IdGenerator {
   /** An opaque identifier with a readable prefix, e.g. `prj_3kT9...`. */
   next(prefix: string): string;
+  /** The same identifier for the same prefix and seed, unguessable without the seed. */
+  derive(prefix: string, seed: string): string;
 }
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -20,4 +22,15 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const randomIds: IdGenerator = { next: (prefix) => `${prefix}_${randomBase62(20)}` };
+/** 20 base62 characters of a SHA-256 (about 119 bits, as random ids have). */
+function derivedBase62(seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let out = '';
+  for (let i = 0; out.length < 20; i++) out += ALPHABET[digest[i % digest.length] % 62];
+  return out;
+}
+
+export const randomIds: IdGenerator = {
+  next: (prefix) => `${prefix}_${randomBase62(20)}`,
+  derive: (prefix, seed) => `${prefix}_${derivedBase62(`${prefix}\0${seed}`)}`,
+};

@@ -9,3 +9,4 @@ export * from './webhook-secrets.port';
 export * from './rate-limit-store.port';
 export * from './idempotency-store.port';
 export * from './subject-key-store.port';
+export * from './snapshot-store.port';

@@ -4,7 +4,9 @@
  *
  * Every document has an id (unique within its collection), the workspace it belongs to, and a
  * `seq`: the store position of the event that created it. Lists are ordered by `seq`, so a cursor
- * is just the last `seq` seen and the order stays stable while documents are added.
+ * is just the last `seq` seen and the order stays stable while documents are added. Documents
+ * written at one position (one event, several documents) follow each other in id order: every
+ * adapter gives the same total order, with or without a limit.
  */
 export const READ_MODEL_STORE = Symbol('ReadModelStore');
 
@@ -77,6 +79,39 @@ export interface InitOptions {
   bulkLoad?: boolean;
 }
 
+/**
+ * An event one projection could not apply (its projector threw): parked for that projection only,
+ * while its checkpoint moves on and every other projection stays live. Keyed by projection and
+ * position; an operator retries (the event is read again from the store) or skips it.
+ */
+export interface DeadLetter {
+  projection: string;
+  position: number;
+  eventId: string;
+  streamId: string;
+  eventType: string;
+  /** The projector's error message (never the event's data: it may hold personal data). */
+  error: string;
+  /** Milliseconds since the epoch. */
+  firstFailedAt: number;
+  lastFailedAt: number;
+  /** Times the projector failed on it: 1 when parked, one more per failed retry. */
+  attempts: number;
+}
+
+export interface DeadLetterKey {
+  projection: string;
+  position: number;
+}
+
+/** Dead-letter changes written in the same transaction as a batch's ops and checkpoints. */
+export interface DeadLetterChanges {
+  /** Stored, replacing any dead letter with the same key. */
+  park?: DeadLetter[];
+  /** Removed (a retry that succeeded, or a skip). */
+  remove?: DeadLetterKey[];
+}
+
 export interface ReadModelStore {
   /** Creates collections and indexes that do not exist yet. */
   init(collections: CollectionSpec[], options?: InitOptions): Promise<void>;
@@ -89,11 +124,17 @@ export interface ReadModelStore {
   findJson(collection: string, query: FindQuery): Promise<DocumentJson[]>;
   count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
   /**
-   * Applies the writes in order and records the checkpoints. An adapter that cannot make both
-   * atomic must make re-applying the same ops harmless (projections replay from the checkpoint).
+   * Applies the writes in order, records the checkpoints and the dead-letter changes. An adapter
+   * that cannot make them atomic must make re-applying the same ops harmless (projections replay
+   * from the checkpoint) and write the dead letters before the checkpoints, so a crash between the
+   * two parks the event again on replay rather than losing it.
    */
-  apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void>;
+  apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void>;
   getCheckpoints(): Promise<Record<string, number>>;
+  /** Current dead letters (of one projection, when named), in projection then position order. */
+  listDeadLetters(projection?: string): Promise<DeadLetter[]>;
+  /** Removes one dead letter; false when there was none with that key. */
+  removeDeadLetter(key: DeadLetterKey): Promise<boolean>;
   /** Every document of a collection, in id order (verification, exports). */
   scan<T = Record<string, unknown>>(collection: string): AsyncIterable<StoredDocument<T>>;
   /** Removes the collections entirely (they must be init-ed again before use) and the named checkpoints. */

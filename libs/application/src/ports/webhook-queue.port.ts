@@ -2,13 +2,16 @@
  * The webhook delivery queue port: the dispatcher's durable state. Adapters: embedded SQLite
  * (default) and MongoDB (scaled deployment); both pass test/contract/webhook-queue.contract.ts.
  *
- * It holds four things:
+ * It holds five things:
  * - the fan-out checkpoint (exclusive event-store position) and the lease that lets exactly one
  *   dispatcher process at a time turn events into deliveries;
  * - the routes: every subscription's workspace, event types and status as of that checkpoint, so
  *   an event is matched against the subscriptions as they were when it happened;
  * - the deliveries (one per event and subscription), claimed by workers under a lease;
- * - the attempt log shown by GET /webhooks/{id}/deliveries.
+ * - the attempt log shown by GET /webhooks/{id}/deliveries;
+ * - each subscription's delivery telemetry (consecutive failures, last attempt, totals), updated
+ *   in the transaction that settles an attempt: the webhook's event stream records only changes
+ *   of state (a pause, a re-activation), not one event per attempt.
  *
  * A fan-out batch (routes, deliveries, checkpoint) is committed atomically where the store can
  * (SQLite, MongoDB replica set); otherwise delivery ids are deterministic and inserts idempotent, so
@@ -83,6 +86,97 @@ export interface SettleRequest {
   claim: { id: string; claimToken: string };
   attempt: DeliveryAttempt | null;
   settlement: Settlement;
+  /**
+   * The subscription's reset generation as the worker saw it before the attempt (the stream's
+   * count of re-activations). A reset the store has not applied yet is applied first, in the same
+   * statement, so an attempt made after a re-activation never counts on top of the old failures.
+   */
+  resetGeneration?: number;
+}
+
+/** A subscription's delivery telemetry, kept by the queue (absent until its first attempt or reset). */
+export interface WebhookTelemetry {
+  webhookId: string;
+  /** Consecutive failed attempts of the dispatcher (test deliveries never count); 0 after a success or a reset. */
+  failureCount: number;
+  /** The latest dispatcher attempt. */
+  lastAttemptAt: number | null;
+  /** The latest attempt of any kind, test deliveries included: the API's `last_triggered_at`. */
+  lastTriggeredAt: number | null;
+  /** The answer's status of the latest dispatcher attempt; null when it got none. */
+  lastResponseStatus: number | null;
+  /** Dispatcher attempts ever made, and how many of them failed. */
+  attempts: number;
+  failures: number;
+  /** The latest reset generation applied (see SettleRequest.resetGeneration). */
+  resetGeneration: number;
+}
+
+/** What one settle batch did to a subscription's failure count. */
+export interface TelemetryChange {
+  webhookId: string;
+  /** The count the batch's attempts started from (after a reset it applied), then the count after them. */
+  failureCountBefore: number;
+  failureCount: number;
+}
+
+export interface SettleResult {
+  /** One flag per request, in order: false where that claim was stale (nothing written for it). */
+  settled: boolean[];
+  /** One entry per subscription that had attempts settled in the batch. */
+  telemetry: TelemetryChange[];
+}
+
+/**
+ * The settled attempts of one subscription in a batch, summed up for the telemetry update: one
+ * statement per subscription per batch, whatever the number of attempts. Shared by the adapters
+ * so the fold is the same everywhere; the order is the order of the requests (the order the
+ * attempts ended).
+ */
+export interface TelemetryDelta {
+  webhookId: string;
+  resetGeneration: number;
+  attempts: number;
+  failures: number;
+  /** Whether any attempt succeeded; then the count is `trailingFailures` (the failures after the last success). */
+  anySuccess: boolean;
+  trailingFailures: number;
+  lastAttemptedAt: number;
+  lastResponseStatus: number | null;
+}
+
+export function telemetryDeltas(settled: readonly { attempt: DeliveryAttempt; resetGeneration?: number }[]): TelemetryDelta[] {
+  const byWebhook = new Map<string, TelemetryDelta>();
+  for (const { attempt, resetGeneration } of settled) {
+    let delta = byWebhook.get(attempt.webhookId);
+    if (!delta) {
+      delta = {
+        webhookId: attempt.webhookId,
+        resetGeneration: 0,
+        attempts: 0,
+        failures: 0,
+        anySuccess: false,
+        trailingFailures: 0,
+        lastAttemptedAt: attempt.attemptedAt,
+        lastResponseStatus: attempt.responseStatus,
+      };
+      byWebhook.set(attempt.webhookId, delta);
+    }
+    delta.resetGeneration = Math.max(delta.resetGeneration, resetGeneration ?? 0);
+    delta.attempts++;
+    if (attempt.succeeded) {
+      delta.anySuccess = true;
+      delta.trailingFailures = 0;
+    } else {
+      delta.failures++;
+      delta.trailingFailures++;
+    }
+    if (attempt.attemptedAt >= delta.lastAttemptedAt) {
+      delta.lastAttemptedAt = attempt.attemptedAt;
+      delta.lastResponseStatus = attempt.responseStatus;
+    }
+  }
+  return [...byWebhook.values()];
 }
 
 export interface FanoutBatch {
@@ -90,8 +184,14 @@ export interface FanoutBatch {
   checkpoint: number;
   /** Routes to insert or replace. */
   upsertRoutes: WebhookRoute[];
-  /** Subscriptions that were deleted: their route, deliveries and attempt log go. */
+  /** Subscriptions that were deleted: their route, deliveries, attempt log and telemetry go. */
   removeRoutes: string[];
+  /**
+   * Re-activations passed by this batch (`webhook.updated` with a reset generation): applied as
+   * `resetFailures` in the same transaction as the checkpoint, so a reset recorded on the stream
+   * reaches the telemetry even when the process that recorded it died before applying it.
+   */
+  resetFailures?: { webhookId: string; generation: number }[];
   deliveries: NewDelivery[];
 }
 
@@ -133,16 +233,31 @@ export interface WebhookQueue {
   /**
    * `settle` for several claims at once, in one transaction where the store has them (the worker
    * settles the attempts that ended together in one write). Each claim is checked on its own:
-   * resolves with one flag per request, in order, false where that claim was stale.
+   * one flag per request, in order, false where that claim was stale. In the same transaction,
+   * the telemetry of each subscription with settled attempts is updated (one statement per
+   * subscription, see telemetryDeltas): a success resets its failure count, a failure adds one,
+   * in request order, after applying a newer `resetGeneration`; the change is in `telemetry`.
    */
-  settleMany(requests: readonly SettleRequest[]): Promise<boolean[]>;
+  settleMany(requests: readonly SettleRequest[]): Promise<SettleResult>;
   /** Gives a claimed delivery back untouched (shutdown before the attempt finished). */
   release(claim: { id: string; claimToken: string }): Promise<void>;
   /** The earliest time a pending delivery becomes claimable, or null when none is pending. */
   nextDueAt(): Promise<number | null>;
 
-  /** Adds an attempt that belongs to no queued delivery (a test delivery). */
+  /**
+   * Adds an attempt that belongs to no queued delivery (a test delivery), and in the same
+   * transaction moves the subscription's `lastTriggeredAt` to it (never back); a test delivery
+   * changes no other telemetry.
+   */
   recordAttempt(attempt: DeliveryAttempt): Promise<void>;
+  /**
+   * Applies reset generation `generation` (a re-activation): the failure count becomes 0 if the
+   * subscription's applied generation is older, and nothing happens otherwise — so a reset applied
+   * twice (by its handler and by the fan-out) or late never wipes failures counted after it.
+   */
+  resetFailures(webhookId: string, generation: number): Promise<void>;
+  /** The telemetry of these subscriptions, in one read (a page of the list); absent ones are left out. */
+  loadTelemetry(webhookIds: readonly string[]): Promise<WebhookTelemetry[]>;
   /** The subscription's attempts, newest first; `beforeSeq` pages back. */
   listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]>;
   /**

@@ -78,7 +78,7 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
     const read = new SqliteReadModelStore(join(dir, 'read-models.db'));
     const engine = new ProjectionEngine(events, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
     await engine.start();
-    expect(await engine.waitFor(head, 10_000)).toBe(true);
+    expect(await engine.waitFor(head, {}, 10_000)).toBe(true);
 
     expect(await scanAll(read)).toEqual(await scanAll(reference));
     const completed = await read.find('projects', { workspaceId: ws, where: { status: 'completed', archived: false }, limit: 50 });

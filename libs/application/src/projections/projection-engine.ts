@@ -1,5 +1,6 @@
 import { EventStore, RecordedEvent, START, Subscription } from '../ports/event-store.port';
-import { CollectionSpec, ReadModelStore, WriteOp } from '../ports/read-model.port';
+import { CollectionSpec, DeadLetter, DeadLetterKey, ReadModelStore, WriteOp } from '../ports/read-model.port';
+import { ReadScope, ReadYourWrites } from '../ports/read-your-writes.port';
 import { coalesce } from './coalesce';
 import { eventFilter, Projector } from './projector';
 
@@ -10,8 +11,32 @@ export interface EngineLogger {
 
 interface Waiter {
   position: number;
-  resolve(): void;
+  /** Projections whose checkpoints must reach `position`; null: every projection. */
+  projections: readonly string[] | null;
+  /** `reached`: the position was applied (false when the engine stops first). */
+  resolve(reached: boolean): void;
 }
+
+export interface EngineOptions {
+  /** How long `waitFor` waits by default before answering false (ms). */
+  readYourWritesTimeoutMs?: number;
+  /** Resubscription delays after a store error: doubling from `min` up to `max` (ms). */
+  backoff?: { minMs: number; maxMs: number };
+  /** Milliseconds since the epoch, for the dead letters' timestamps. */
+  now?: () => number;
+}
+
+/** What an operator's retry of a dead letter did. */
+export type RetryResult = { outcome: 'applied'; deadLetter: DeadLetter } | { outcome: 'failed'; deadLetter: DeadLetter };
+
+export class UnknownDeadLetterError extends Error {
+  constructor(key: DeadLetterKey) {
+    super(`No dead letter at position ${key.position} of projection ${key.projection}`);
+    this.name = 'UnknownDeadLetterError';
+  }
+}
+
+const DEFAULT_BACKOFF = { minMs: 100, maxMs: 30_000 };
 
 /**
  * Feeds the event store's $all into every projector through one subscription, from the lowest
@@ -19,10 +44,20 @@ interface Waiter {
  * new checkpoints; a projector skips events at or below its own checkpoint, so projectors that
  * are behind (a new one, or one being rebuilt) catch up without replaying the others.
  *
- * `waitFor(position)` is how a write request gives read-your-writes: it is answered once every
- * projection has applied the events it caused.
+ * `waitFor(position, scope)` is how a write request gives read-your-writes: it is answered once the
+ * projections serving the written resource have applied the events it caused, and says whether
+ * they really show them (false after the timeout, or when one of them parked an event of the
+ * resource's stream).
+ *
+ * Failures are contained:
+ * - a projector that throws on an event parks that event as a dead letter of its own projection
+ *   (stored in the same transaction that moves its checkpoint past it) and goes on; the other
+ *   projections never notice. The hot path stays batched: only a batch in which a projector threw
+ *   is run again, event by event, for that projector alone, to find the poison events;
+ * - a subscription that dies (or cannot start) on a store error is restarted with exponential
+ *   backoff, from `backoff.minMs` doubling up to `backoff.maxMs`, reset once a batch is applied.
  */
-export class ProjectionEngine {
+export class ProjectionEngine implements ReadYourWrites {
   private subscription: Subscription | null = null;
   private applied = START;
   private checkpoints: Record<string, number> = {};
@@ -35,14 +70,26 @@ export class ProjectionEngine {
   private readonly wants: ((type: string) => boolean)[];
   /** Collections being filled from the start of history; their indexes are built at `head`. */
   private pendingIndexes: { head: number; collections: CollectionSpec[] } | null = null;
+  /** Current dead letters: projection -> stream -> how many (what `waitFor` and `/ready` ask). */
+  private readonly parked = new Map<string, Map<string, number>>();
+  private readonly parkedListeners = new Set<(letter: DeadLetter) => void>();
+  /** Consecutive failed (re)subscriptions: the next delay is min * 2^failures, capped. */
+  private failures = 0;
+  private readonly timeoutMs: number;
+  private readonly backoff: { minMs: number; maxMs: number };
+  private readonly now: () => number;
 
   constructor(
     private readonly events: EventStore,
     private readonly read: ReadModelStore,
     private readonly projectors: Projector[],
     private readonly logger: EngineLogger,
+    options: EngineOptions = {},
   ) {
     this.wants = projectors.map(eventFilter);
+    this.timeoutMs = options.readYourWritesTimeoutMs ?? 10_000;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.now = options.now ?? Date.now;
   }
 
   async start(): Promise<void> {
@@ -58,44 +105,81 @@ export class ProjectionEngine {
       await this.read.init(collections, { bulkLoad: true });
       this.pendingIndexes = { head, collections };
     }
+    const names = new Set(this.projectorNames());
+    for (const letter of await this.read.listDeadLetters()) if (names.has(letter.projection)) this.indexParked(letter, 1);
     this.stopped = false;
     await this.subscribe();
   }
 
+  /** Subscribes from the lowest checkpoint; on failure (now or later) tries again after the backoff. */
   private async subscribe(): Promise<void> {
-    const stored = await this.read.getCheckpoints();
-    this.checkpoints = Object.fromEntries(this.projectors.map((p) => [p.name, stored[p.name] ?? START]));
-    const from = Math.min(...Object.values(this.checkpoints));
-    this.applied = Math.max(this.applied, from);
-    this.subscription = this.events.subscribeToAll({
-      after: from,
-      onEvents: (batch) => this.exclusive(() => this.handle(batch)),
-      onError: (error) => {
-        this.logger.error('Projection subscription failed; restarting in 1 s', error);
-        this.subscription = null;
-        if (!this.stopped) this.restartTimer = setTimeout(() => void this.subscribe().catch(() => undefined), 1000);
-      },
-    });
+    this.restartTimer = null;
+    if (this.stopped) return;
+    try {
+      const stored = await this.read.getCheckpoints();
+      this.checkpoints = Object.fromEntries(this.projectors.map((p) => [p.name, stored[p.name] ?? START]));
+      const from = Math.min(...Object.values(this.checkpoints));
+      this.applied = Math.max(this.applied, from);
+      const subscription = this.events.subscribeToAll({
+        after: from,
+        onEvents: (batch) => this.exclusive(() => this.handle(batch)),
+        onError: (error) => {
+          if (this.subscription !== subscription) return;
+          this.subscription = null;
+          this.restartLater('Projection subscription failed', error);
+        },
+      });
+      this.subscription = subscription;
+      if (this.stopped) await subscription.stop();
+    } catch (error) {
+      this.restartLater('Projection subscription could not start', error);
+    }
+  }
+
+  private restartLater(what: string, error: unknown) {
+    if (this.stopped) return;
+    const delay = Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** Math.min(this.failures, 30));
+    this.failures++;
+    this.logger.error(`${what}; restarting in ${delay} ms (attempt ${this.failures})`, error);
+    this.restartTimer = setTimeout(() => void this.subscribe(), delay);
   }
 
   private async handle(batch: RecordedEvent[]): Promise<void> {
     const ops: WriteOp[] = [];
     const moved: Record<string, number> = {};
+    let park: DeadLetter[] | undefined;
     const last = batch[batch.length - 1].position;
     this.projectors.forEach((projector, i) => {
       const checkpoint = this.checkpoints[projector.name];
       if (last <= checkpoint) return;
       const wants = this.wants[i];
-      for (const event of batch) {
-        if (event.position <= checkpoint || !wants(event.type)) continue;
-        for (const op of projector.project(event)) {
-          op.at = event.position;
-          ops.push(op);
+      const start = ops.length;
+      // One try per projector per batch: nothing is paid per event unless a projector throws.
+      try {
+        for (const event of batch) {
+          if (event.position <= checkpoint || !wants(event.type)) continue;
+          for (const op of projector.project(event)) {
+            op.at = event.position;
+            ops.push(op);
+          }
         }
+      } catch {
+        ops.length = start;
+        park = (park ?? []).concat(this.isolate(projector, wants, batch, checkpoint, ops));
       }
       moved[projector.name] = last;
     });
-    if (Object.keys(moved).length > 0) await this.read.apply(coalesce(ops), moved);
+    if (Object.keys(moved).length > 0) await this.read.apply(coalesce(ops), moved, park ? { park } : undefined);
+    this.failures = 0;
+    if (park) {
+      for (const letter of park) {
+        this.indexParked(letter, 1);
+        this.logger.error(
+          `Projection ${letter.projection} parked event ${letter.eventId} (${letter.eventType}, position ${letter.position}, stream ${letter.streamId}): ${letter.error}`,
+        );
+        for (const listener of this.parkedListeners) listener(letter);
+      }
+    }
     Object.assign(this.checkpoints, moved);
     this.applied = last;
     if (this.pendingIndexes && this.applied >= this.pendingIndexes.head) {
@@ -108,11 +192,74 @@ export class ProjectionEngine {
     this.release();
   }
 
+  /**
+   * The failure path: runs one projector over the batch again, event by event, keeping the ops of
+   * the events it can project (pushed onto `ops`) and returning a dead letter for each it cannot.
+   */
+  private isolate(
+    projector: Projector,
+    wants: (type: string) => boolean,
+    batch: RecordedEvent[],
+    checkpoint: number,
+    ops: WriteOp[],
+  ): DeadLetter[] {
+    const letters: DeadLetter[] = [];
+    for (const event of batch) {
+      if (event.position <= checkpoint || !wants(event.type)) continue;
+      let produced: WriteOp[];
+      try {
+        produced = projector.project(event);
+      } catch (error) {
+        const at = this.now();
+        letters.push({
+          projection: projector.name,
+          position: event.position,
+          eventId: event.id,
+          streamId: event.streamId,
+          eventType: event.type,
+          error: errorMessage(error),
+          firstFailedAt: at,
+          lastFailedAt: at,
+          attempts: 1,
+        });
+        continue;
+      }
+      for (const op of produced) {
+        op.at = event.position;
+        ops.push(op);
+      }
+    }
+    return letters;
+  }
+
+  private indexParked(letter: DeadLetterKey & { streamId: string }, delta: 1 | -1) {
+    let streams = this.parked.get(letter.projection);
+    if (!streams) this.parked.set(letter.projection, (streams = new Map()));
+    const count = (streams.get(letter.streamId) ?? 0) + delta;
+    if (count > 0) streams.set(letter.streamId, count);
+    else streams.delete(letter.streamId);
+  }
+
+  private reached(position: number, projections: readonly string[] | null): boolean {
+    if (projections === null) return position <= this.applied;
+    for (const name of projections) if ((this.checkpoints[name] ?? START) < position) return false;
+    return true;
+  }
+
+  /** Whether one of `projections` (null: any) holds a dead letter of `streamId`. */
+  private parkedIn(projections: readonly string[] | null, streamId: string | undefined): boolean {
+    if (streamId === undefined) return false;
+    for (const [name, streams] of this.parked) {
+      if ((projections === null || projections.includes(name)) && streams.has(streamId)) return true;
+    }
+    return false;
+  }
+
   private release() {
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
     for (const waiter of this.waiters) {
-      if (waiter.position <= this.applied) waiter.resolve();
+      if (this.reached(waiter.position, waiter.projections)) waiter.resolve(true);
       else still.push(waiter);
     }
     this.waiters = still;
@@ -152,9 +299,14 @@ export class ProjectionEngine {
     return this.applied;
   }
 
-  /** Resolves true once every projection has applied `position`, false after `timeoutMs`. */
-  waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
-    if (position <= this.applied) return Promise.resolve(true);
+  /**
+   * Resolves true once the projections of `scope` (default: all) have applied `position` and none
+   * of them holds a dead letter of `scope.streamId`; false when one does, or after `timeoutMs`.
+   */
+  waitFor(position: number, scope: ReadScope = {}, timeoutMs = this.timeoutMs): Promise<boolean> {
+    const projections = scope.projections ?? null;
+    const visible = () => !this.parkedIn(projections, scope.streamId);
+    if (this.reached(position, projections)) return Promise.resolve(visible());
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -163,21 +315,101 @@ export class ProjectionEngine {
       }, timeoutMs);
       const waiter: Waiter = {
         position,
-        resolve: () => {
+        projections,
+        resolve: (reached) => {
           clearTimeout(timer);
-          resolve(true);
+          resolve(reached && visible());
         },
       };
       this.waiters.push(waiter);
     });
   }
 
+  /** Called once per event a projection parks (e.g. to count them). */
+  onParked(listener: (letter: DeadLetter) => void): () => void {
+    this.parkedListeners.add(listener);
+    return () => this.parkedListeners.delete(listener);
+  }
+
+  /** Current dead letters per projection (every projection named, 0 when it has none). */
+  deadLetterCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const name of this.projectorNames()) {
+      let total = 0;
+      for (const n of this.parked.get(name)?.values() ?? []) total += n;
+      counts[name] = total;
+    }
+    return counts;
+  }
+
+  listDeadLetters(projection?: string): Promise<DeadLetter[]> {
+    return this.read.listDeadLetters(projection);
+  }
+
+  /**
+   * Reads the parked event again from the store and runs its projector on it: when it projects,
+   * its writes are applied and the dead letter removed in one transaction; when it throws again,
+   * the dead letter records one more attempt and the new error. Runs between live batches.
+   */
+  retryDeadLetter(key: DeadLetterKey): Promise<RetryResult> {
+    return this.exclusive(async () => {
+      const letter = await this.findDeadLetter(key);
+      const projector = this.projector(letter.projection);
+      if (!projector) throw new UnknownDeadLetterError(key);
+      const event = await this.readEvent(letter);
+      let ops: WriteOp[];
+      try {
+        ops = projector.project(event);
+      } catch (error) {
+        const again: DeadLetter = { ...letter, error: errorMessage(error), lastFailedAt: this.now(), attempts: letter.attempts + 1 };
+        await this.read.apply([], {}, { park: [again] });
+        this.logger.warn(`Retry of ${letter.projection} dead letter at ${letter.position} failed again: ${again.error}`);
+        return { outcome: 'failed', deadLetter: again };
+      }
+      for (const op of ops) op.at = event.position;
+      await this.read.apply(ops, {}, { remove: [key] });
+      this.indexParked(letter, -1);
+      this.logger.warn(`Retried ${letter.projection} dead letter at ${letter.position} (${letter.eventType}): applied`);
+      return { outcome: 'applied', deadLetter: letter };
+    });
+  }
+
+  /** Drops a dead letter without applying it (the operator accepts the read model as it is). */
+  skipDeadLetter(key: DeadLetterKey): Promise<DeadLetter> {
+    return this.exclusive(async () => {
+      const letter = await this.findDeadLetter(key);
+      await this.read.apply([], {}, { remove: [key] });
+      this.indexParked(letter, -1);
+      this.logger.warn(`Skipped ${letter.projection} dead letter at ${letter.position} (${letter.eventType}, event ${letter.eventId})`);
+      return letter;
+    });
+  }
+
+  private async findDeadLetter(key: DeadLetterKey): Promise<DeadLetter> {
+    const letter = (await this.read.listDeadLetters(key.projection)).find((d) => d.position === key.position);
+    if (!letter) throw new UnknownDeadLetterError(key);
+    return letter;
+  }
+
+  /** The parked event, by position (one read), else from its stream by id. */
+  private async readEvent(letter: DeadLetter): Promise<RecordedEvent> {
+    const [atPosition] = await this.events.readAll({ after: letter.position - 1, maxCount: 1 });
+    if (atPosition?.id === letter.eventId) return atPosition;
+    const found = (await this.events.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
+    if (!found) throw new Error(`Event ${letter.eventId} of dead letter ${letter.projection}@${letter.position} is not in the store`);
+    return found;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     await this.subscription?.stop();
     this.subscription = null;
-    for (const waiter of this.waiters) waiter.resolve();
+    // Nobody waits out the timeout for a stopped engine; they are told it did not get there.
+    for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters = [];
   }
 }
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Decider, DomainError, DomainEvent, fold, preconditionFailed } from '@app/domain';
+import { Decider, DomainError, DomainEvent, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
-import { EventStore, NewEvent, WrongExpectedRevisionError } from '../ports/event-store.port';
+import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
+import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
+import { servingProjections } from './read-scope';
+import { eventSchemas } from '@app/domain';
 
 export interface Outcome<State> {
   /** Domain events this command produced (empty when it changed nothing). */
@@ -13,6 +16,12 @@ export interface Outcome<State> {
   /** Store position to wait for before the read models show this command (0: nothing written). */
   position: number;
   state: State;
+  /**
+   * Whether the read models serving the resource are known to show this command: true when it
+   * wrote nothing or the wait saw it; false when the wait timed out or one of them parked an event
+   * of the stream (the write is committed all the same), or when the caller chose not to wait.
+   */
+  visible: boolean;
 }
 
 export const STALE_IF_MATCH = 'The resource has changed since the version given in If-Match';
@@ -24,47 +33,122 @@ export interface ExecuteOptions {
   expectedRevision?: number;
 }
 
-interface Queued<State, Cmd> {
-  decide: (state: State) => Cmd;
+type AnyDecider<State> = Pick<Decider<State, any, any>, 'initialState' | 'evolve' | 'snapshot'>;
+
+/**
+ * What a unit of work sees and does: it loads streams and decides commands on them; everything it
+ * decides is appended together, in one atomic write where the store has one, and only if no stream
+ * it loaded has moved meanwhile (each is appended, or checked, at the revision it was loaded at).
+ */
+export interface UnitOfWork {
+  load<State>(decider: AnyDecider<State>, streamId: string): Promise<{ state: State; revision: number }>;
+  /**
+   * Decides `command` against the stream's state as this unit sees it and records the events.
+   * `expectedRevision` (If-Match) makes the decision a 412 unless the stream is at that revision.
+   */
+  decide<State, Cmd>(
+    decider: Decider<State, Cmd, any>,
+    streamId: string,
+    command: Cmd | ((state: State) => Cmd),
+    options?: DecideOptions,
+  ): Promise<{ events: DomainEvent[]; revision: number; state: State }>;
+}
+
+export interface DecideOptions {
+  /** If-Match: the decision is a 412 unless the stream is at this revision. */
   expectedRevision?: number;
+  /**
+   * Where this stream's append goes when the store cannot write several streams atomically
+   * (EventStoreDB): `first` before the others, `last` after them. Chosen so that a failure part
+   * way leaves only what the reconciler repairs: a slot is reserved before its project exists and
+   * released after the project is gone, never the other way round.
+   */
+  order?: 'first' | 'last';
+}
+
+export interface Committed<Result> {
+  result: Result;
+  /** Store position of the write (0 when the unit wrote nothing). */
+  position: number;
+  /** Streams the batch wrote to. */
+  written: string[];
+  /** As Outcome.visible. */
+  visible: boolean;
+}
+
+/** A stream as the batch being decided sees it. */
+interface Tracked {
+  decider: AnyDecider<any>;
+  /** Revision it was loaded at: the expected revision of its append (or check). */
+  loadedRevision: number;
+  /** State and revision after the events decided so far. */
+  state: unknown;
+  revision: number;
+  events: NewEvent[];
+  /** The event id at `loadedRevision`, for a snapshot taken after the append. */
+  lastEventId: string | null;
+  /** Whether a unit that finished used it (a failed unit's streams are not conditions). */
+  used: boolean;
+  order: 'first' | 'last' | undefined;
+}
+
+interface Queued {
+  work: (unit: UnitOfWork) => Promise<unknown>;
   context: CommandContext;
-  resolve(outcome: Outcome<State>): void;
+  resolve(committed: Omit<Committed<unknown>, 'visible'>): void;
   reject(error: unknown): void;
 }
 
-interface StreamQueue<State, Cmd> {
-  decider: Decider<State, Cmd, DomainEvent>;
-  waiting: Queued<State, Cmd>[];
-  running: boolean;
+interface Cached {
+  revision: number;
+  state: unknown;
+  lastEventId: string | null;
+  /** Revision of the newest snapshot known to be stored (-1: none). */
+  snapshotRevision: number;
 }
 
 const MAX_CONFLICT_RETRIES = 25;
 const STATE_CACHE_SIZE = 20_000;
+/**
+ * Events read and folded per step when loading a stream, with the event loop free in between:
+ * a long stream without a snapshot never holds other requests up for more than one step.
+ */
+export const LOAD_CHUNK = 500;
+/** A new snapshot is stored once a stream has this many events past its last one. */
+export const SNAPSHOT_EVERY = 250;
+
+export interface RepositoryLogger {
+  warn(message: string, detail?: unknown): void;
+}
 
 /**
- * Runs commands against event-sourced aggregates: load (from a cached snapshot plus the newer
- * events), decide, append with the expected revision.
+ * Runs commands against event-sourced aggregates: load (cached state, else the stored snapshot,
+ * plus the newer events), decide, append with the expected revisions.
  *
- * Commands for the same stream are queued and decided together: everything that arrived while
- * the previous append was in flight is decided in order against the evolving state and written
- * in one append. Concurrent changes to one resource therefore all land (none is lost to a
- * conflict) at the cost of one write, and a hot stream such as a workspace's project slots stays
- * fast. A conflict with another process re-reads the stream and decides the batch again.
+ * Work is queued per key (usually the stream it changes most) and decided in batches: everything
+ * that arrived while the previous append was in flight is decided in order, each unit seeing the
+ * ones before it, and written in one append. Concurrent changes to one resource therefore all land
+ * (none is lost to a conflict) at the cost of one write, and a hot stream such as a workspace's
+ * slot count stays fast. A unit that throws (a DomainError) is left out of the batch alone. A
+ * conflict with another process reads the streams' newer events (never their whole history: the
+ * cached states are never mutated) and decides the batch again.
  */
 export class EventSourcedRepository {
-  private readonly queues = new Map<string, StreamQueue<any, any>>();
-  private readonly cache = new Map<string, { revision: number; state: unknown }>();
+  private readonly queues = new Map<string, { waiting: Queued[]; running: boolean }>();
+  private readonly cache = new Map<string, Cached>();
 
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly readModels: ReadYourWrites,
+    private readonly snapshots: SnapshotStore | null = null,
+    private readonly logger: RepositoryLogger = { warn: () => undefined },
   ) {}
 
   /**
-   * Decides and appends `command`, then (unless told otherwise) waits until the read models
-   * show its events, so that a GET right after the answer sees the change. `command` may be a
-   * value or a function of the current state. A DomainError from decide rejects only this command.
+   * Decides and appends `command` on one stream, then (unless told otherwise) waits until the
+   * read models show its events, so that a GET right after the answer sees the change. `command`
+   * may be a value or a function of the current state. A DomainError rejects only this command.
    */
   async execute<State, Cmd>(
     decider: Decider<State, Cmd, any>,
@@ -73,93 +157,125 @@ export class EventSourcedRepository {
     context: CommandContext,
     options: ExecuteOptions = {},
   ): Promise<Outcome<State>> {
-    const outcome = await this.enqueue(decider, streamId, command, context, options.expectedRevision);
-    if (outcome.position > 0 && options.waitForReadModels !== false) await this.readModels.waitFor(outcome.position);
-    return outcome;
+    const { result, position, visible } = await this.transact(
+      streamId,
+      context,
+      (unit) => unit.decide(decider, streamId, command, { expectedRevision: options.expectedRevision }),
+      { waitForReadModels: options.waitForReadModels },
+    );
+    const wrote = result.events.length > 0;
+    return { ...result, position: wrote ? position : 0, visible: wrote ? visible : true };
   }
 
-  private enqueue<State, Cmd>(
-    decider: Decider<State, Cmd, DomainEvent>,
-    streamId: string,
-    command: Cmd | ((state: State) => Cmd),
+  /**
+   * Runs `work` as one unit of work, queued behind (and batched with) the other units of `queueKey`.
+   * `work` may run more than once (after a conflict): it must only load and decide through the unit.
+   */
+  async transact<Result>(
+    queueKey: string,
     context: CommandContext,
-    expectedRevision: number | undefined,
-  ): Promise<Outcome<State>> {
-    const decideFn = (typeof command === 'function' ? command : () => command) as (state: State) => Cmd;
-    return new Promise((resolve, reject) => {
-      let queue = this.queues.get(streamId) as StreamQueue<State, Cmd> | undefined;
+    work: (unit: UnitOfWork) => Promise<Result>,
+    options: { waitForReadModels?: boolean } = {},
+  ): Promise<Committed<Result>> {
+    const committed = await new Promise<Omit<Committed<unknown>, 'visible'>>((resolve, reject) => {
+      let queue = this.queues.get(queueKey);
       if (!queue) {
-        queue = { decider, waiting: [], running: false };
-        this.queues.set(streamId, queue);
+        queue = { waiting: [], running: false };
+        this.queues.set(queueKey, queue);
       }
-      queue.waiting.push({ decide: decideFn, expectedRevision, context, resolve, reject });
-      if (!queue.running) void this.drain(streamId, queue);
+      queue.waiting.push({ work, context, resolve, reject });
+      if (!queue.running) void this.drain(queueKey, queue);
     });
+    if (committed.position === 0) return { ...(committed as Committed<Result>), visible: true };
+    if (options.waitForReadModels === false) return { ...(committed as Committed<Result>), visible: false };
+    const visible = await this.waitUntilShown(committed.position, committed.written, context);
+    return { ...(committed as Committed<Result>), visible };
+  }
+
+  /**
+   * Waits until the projections serving each written stream show the write (never the audit feed
+   * and the like). Committed either way; when they do not, whoever answers must say so.
+   */
+  private async waitUntilShown(position: number, written: string[], context: CommandContext): Promise<boolean> {
+    const shown = await Promise.all(
+      written.map(async (streamId) => {
+        const projections = servingProjections(streamId);
+        const visible = await this.readModels.waitFor(position, { projections, streamId });
+        if (!visible) context.consistency?.pending.push(...(projections ?? ['all']));
+        return visible;
+      }),
+    );
+    return shown.every(Boolean);
   }
 
   /** Current state of a stream (for reads that need the aggregate, e.g. temporal reads). */
-  async load<State>(decider: Pick<Decider<State, never, any>, 'initialState' | 'evolve'>, streamId: string) {
-    return this.loadState(decider, streamId);
+  async load<State>(decider: AnyDecider<State>, streamId: string): Promise<{ revision: number; state: State }> {
+    const loaded = await this.loadState(decider, streamId);
+    return { revision: loaded.revision, state: loaded.state as State };
   }
 
-  private async drain<State, Cmd>(streamId: string, queue: StreamQueue<State, Cmd>): Promise<void> {
+  private async drain(queueKey: string, queue: { waiting: Queued[]; running: boolean }): Promise<void> {
     queue.running = true;
     try {
       while (queue.waiting.length > 0) {
         const batch = queue.waiting;
         queue.waiting = [];
-        await this.runBatch(streamId, queue.decider, batch);
+        await this.runBatch(batch);
       }
     } finally {
       queue.running = false;
-      if (queue.waiting.length === 0) this.queues.delete(streamId);
-      else void this.drain(streamId, queue);
+      if (queue.waiting.length === 0) this.queues.delete(queueKey);
+      else void this.drain(queueKey, queue);
     }
   }
 
-  private async runBatch<State, Cmd>(
-    streamId: string,
-    decider: Decider<State, Cmd, DomainEvent>,
-    batch: Queued<State, Cmd>[],
-  ): Promise<void> {
+  private async runBatch(batch: Queued[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      let loaded: { revision: number; state: State };
-      try {
-        loaded = await this.loadState(decider, streamId);
-      } catch (error) {
-        batch.forEach((q) => q.reject(error));
-        return;
-      }
-      let { state } = loaded;
-      let revision = loaded.revision;
-      const toAppend: NewEvent[] = [];
-      const results: ({ ok: Omit<Outcome<State>, 'position'>; writes: boolean } | { error: unknown })[] = [];
+      const streams = new Map<string, Tracked>();
+      const results: ({ ok: unknown } | { error: unknown })[] = [];
       for (const queued of batch) {
+        const unit = new Unit(this, streams, queued.context);
         try {
-          // Checked against the revision this command would really act on, batch included.
-          if (queued.expectedRevision !== undefined && queued.expectedRevision !== revision) {
-            throw preconditionFailed(STALE_IF_MATCH);
-          }
-          const events = decider.decide(queued.decide(state), state);
-          state = fold(decider, events, state);
-          revision += events.length;
-          toAppend.push(...events.map((e) => this.envelope(e, queued.context)));
-          results.push({ ok: { events, revision, state }, writes: events.length > 0 });
+          const result = await queued.work(unit);
+          unit.commitTo(streams);
+          results.push({ ok: result });
         } catch (error) {
+          // A refused command (or a store that could not be read for it) fails alone.
           results.push({ error });
         }
       }
 
+      // Every stream a finished unit looked at is appended to, or checked: its decision holds
+      // only if none of them moved since.
+      const appends: StreamAppend[] = [];
+      for (const [streamId, tracked] of streams) {
+        if (!tracked.used) continue;
+        appends.push({
+          streamId,
+          events: tracked.events,
+          expectedRevision: tracked.loadedRevision === -1 ? 'no_stream' : tracked.loadedRevision,
+        });
+      }
+      // In the decided order on every store: needed where appends are made one by one, and it keeps
+      // the events of one write in the same order on the embedded store too (the slot ledger
+      // projection relies on a reservation preceding its project, a deletion its release).
+      const rank = (a: StreamAppend) => {
+        const order = streams.get(a.streamId)!.order;
+        return order === 'first' ? 0 : order === 'last' ? 2 : 1;
+      };
+      appends.sort((a, b) => rank(a) - rank(b));
       let position = 0;
-      if (toAppend.length > 0) {
+      const written = appends.filter((a) => a.events.length > 0).map((a) => a.streamId);
+      if (written.length > 0) {
         try {
-          const expectedRevision = loaded.revision === -1 ? 'no_stream' : loaded.revision;
-          const appended = await this.store.appendToStream(streamId, toAppend, { expectedRevision });
-          position = appended.position;
-          this.remember(streamId, appended.nextRevision, state);
+          const written = await this.store.appendToStreams(appends);
+          position = Math.max(...written.map((w) => w.position));
+          for (const [streamId, tracked] of streams) {
+            if (tracked.events.length > 0) this.afterAppend(streamId, tracked);
+          }
         } catch (error) {
-          this.cache.delete(streamId);
           if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) {
+            // The cached states are untouched (folds are pure): the retry reads only newer events.
             await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
             continue;
           }
@@ -170,48 +286,190 @@ export class EventSourcedRepository {
       batch.forEach((queued, i) => {
         const result = results[i];
         if ('error' in result) queued.reject(result.error);
-        else queued.resolve({ ...result.ok, position: result.writes ? position : 0 });
+        else queued.resolve({ result: result.ok, position, written });
       });
       return;
     }
   }
 
-  private async loadState<State>(
-    decider: Pick<Decider<State, never, DomainEvent>, 'initialState' | 'evolve'>,
-    streamId: string,
-  ): Promise<{ revision: number; state: State }> {
-    const cached = this.cache.get(streamId) as { revision: number; state: State } | undefined;
-    const fromRevision = cached ? cached.revision + 1 : 0;
-    const newer = await this.store.readStream(streamId, { fromRevision });
-    if (newer.length === 0 && cached) return cached;
-    const base = cached ? cached.state : decider.initialState();
-    const state = fold(decider, newer as unknown as DomainEvent[], base);
-    const revision = newer.length > 0 ? newer[newer.length - 1].revision : (cached?.revision ?? -1);
-    this.remember(streamId, revision, state);
-    return { revision, state };
+  /** Loads a stream into the batch's view (once per batch). */
+  async track(streams: Map<string, Tracked>, decider: AnyDecider<any>, streamId: string): Promise<Tracked> {
+    let tracked = streams.get(streamId);
+    if (!tracked) {
+      const loaded = await this.loadState(decider, streamId);
+      tracked = streams.get(streamId); // loaded meanwhile by a concurrent load of the same unit
+      if (!tracked) {
+        tracked = {
+          decider,
+          loadedRevision: loaded.revision,
+          state: loaded.state,
+          revision: loaded.revision,
+          events: [],
+          lastEventId: loaded.lastEventId,
+          used: false,
+          order: undefined,
+        };
+        streams.set(streamId, tracked);
+      }
+    }
+    return tracked;
   }
 
-  private remember(streamId: string, revision: number, state: unknown) {
+  private async loadState(decider: AnyDecider<any>, streamId: string): Promise<Cached> {
+    let from = this.cache.get(streamId) ?? (await this.fromSnapshot(decider, streamId));
+    let state = from?.state ?? decider.initialState();
+    let revision = from?.revision ?? -1;
+    let lastEventId = from?.lastEventId ?? null;
+    for (;;) {
+      const chunk = await this.store.readStream(streamId, { fromRevision: revision + 1, maxCount: LOAD_CHUNK });
+      if (chunk.length > 0) {
+        state = foldRecorded(decider, chunk, state);
+        const last = chunk[chunk.length - 1];
+        revision = last.revision;
+        lastEventId = last.id;
+      }
+      if (chunk.length < LOAD_CHUNK) break;
+      await new Promise((r) => setImmediate(r)); // let other requests run between chunks
+    }
+    const cached: Cached = { revision, state, lastEventId, snapshotRevision: from?.snapshotRevision ?? -1 };
+    if (from && revision === from.revision && this.cache.get(streamId) === from) return from;
+    this.remember(streamId, cached);
+    this.maybeSnapshot(decider, streamId, cached);
+    return cached;
+  }
+
+  private async fromSnapshot(decider: AnyDecider<any>, streamId: string): Promise<Cached | undefined> {
+    if (!this.snapshots || !decider.snapshot) return undefined;
+    try {
+      const snapshot = await this.snapshots.get(streamId);
+      if (!snapshot || snapshot.version !== decider.snapshot.version) return undefined;
+      // The snapshot must be of this history: the event it was taken at is still there.
+      const [at] = await this.store.readStream(streamId, { fromRevision: snapshot.revision, maxCount: 1 });
+      if (!at || at.id !== snapshot.eventId) return undefined;
+      return {
+        revision: snapshot.revision,
+        state: decider.snapshot.fromSnapshot(snapshot.state),
+        lastEventId: snapshot.eventId,
+        snapshotRevision: snapshot.revision,
+      };
+    } catch (error) {
+      this.logger.warn(`Snapshot of ${streamId} unreadable; folding its events instead`, error);
+      return undefined;
+    }
+  }
+
+  private afterAppend(streamId: string, tracked: Tracked) {
+    const previous = this.cache.get(streamId);
+    const lastEvent = tracked.events[tracked.events.length - 1];
+    const cached: Cached = {
+      revision: tracked.revision,
+      state: tracked.state,
+      lastEventId: lastEvent.id,
+      snapshotRevision: previous?.snapshotRevision ?? -1,
+    };
+    this.remember(streamId, cached);
+    this.maybeSnapshot(tracked.decider, streamId, cached);
+  }
+
+  private maybeSnapshot(decider: AnyDecider<any>, streamId: string, cached: Cached) {
+    if (!this.snapshots || !decider.snapshot || cached.lastEventId === null) return;
+    if (cached.revision - cached.snapshotRevision < SNAPSHOT_EVERY) return;
+    cached.snapshotRevision = cached.revision;
+    const { version, toSnapshot } = decider.snapshot;
+    this.snapshots
+      .put({ streamId, revision: cached.revision, eventId: cached.lastEventId, version, state: toSnapshot(cached.state) })
+      .catch((error) => this.logger.warn(`Could not store a snapshot of ${streamId}`, error));
+  }
+
+  private remember(streamId: string, cached: Cached) {
     this.cache.delete(streamId);
-    this.cache.set(streamId, { revision, state });
+    this.cache.set(streamId, cached);
     if (this.cache.size > STATE_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private envelope(event: DomainEvent, context: CommandContext): NewEvent {
+  envelope(event: DomainEvent, context: CommandContext): NewEvent {
     return {
       id: randomUUID(),
       type: event.type,
-      schemaVersion: 1,
+      schemaVersion: eventSchemas.currentVersion(event.type),
       data: event.data,
       metadata: {
         workspaceId: context.workspaceId,
         actor: context.actor,
         requestId: context.requestId,
         correlationId: context.requestId,
-        causationId: null,
+        causationId: context.causationId,
         recordedAt: this.clock.now(),
       },
     };
+  }
+}
+
+function foldRecorded(decider: AnyDecider<any>, events: RecordedEvent[], state: unknown): unknown {
+  for (const event of events) state = decider.evolve(state, event as unknown as DomainEvent);
+  return state;
+}
+
+/**
+ * One unit's view: the batch's streams plus what this unit decided, kept apart until the unit
+ * finishes, so a unit that throws leaves nothing behind.
+ */
+class Unit implements UnitOfWork {
+  private readonly own = new Map<string, Tracked>();
+
+  constructor(
+    private readonly repository: EventSourcedRepository,
+    private readonly batch: Map<string, Tracked>,
+    private readonly context: CommandContext,
+  ) {}
+
+  private async view(decider: AnyDecider<any>, streamId: string): Promise<Tracked> {
+    const mine = this.own.get(streamId);
+    if (mine) return mine;
+    const shared = await this.repository.track(this.batch, decider, streamId);
+    const copy = { ...shared, events: [] as NewEvent[] };
+    this.own.set(streamId, copy);
+    return copy;
+  }
+
+  async load<State>(decider: AnyDecider<State>, streamId: string) {
+    const tracked = await this.view(decider, streamId);
+    return { state: tracked.state as State, revision: tracked.revision };
+  }
+
+  async decide<State, Cmd>(
+    decider: Decider<State, Cmd, any>,
+    streamId: string,
+    command: Cmd | ((state: State) => Cmd),
+    options: DecideOptions = {},
+  ) {
+    const tracked = await this.view(decider, streamId);
+    tracked.order ??= options.order;
+    // Checked against the revision this command would really act on, the batch included.
+    if (options.expectedRevision !== undefined && options.expectedRevision !== tracked.revision) {
+      throw preconditionFailed(STALE_IF_MATCH);
+    }
+    const state = tracked.state as State;
+    const resolved = typeof command === 'function' ? (command as (s: State) => Cmd)(state) : command;
+    const events = decider.decide(resolved, state);
+    let next = state;
+    for (const event of events) next = decider.evolve(next, event);
+    tracked.state = next;
+    tracked.revision += events.length;
+    tracked.events.push(...events.map((e) => this.repository.envelope(e, this.context)));
+    return { events, revision: tracked.revision, state: next };
+  }
+
+  /** The unit finished: its decisions become part of the batch. */
+  commitTo(batch: Map<string, Tracked>) {
+    for (const [streamId, mine] of this.own) {
+      const shared = batch.get(streamId)!;
+      shared.state = mine.state;
+      shared.revision = mine.revision;
+      shared.events.push(...mine.events);
+      shared.used = true;
+      shared.order ??= mine.order;
+    }
   }
 }
 

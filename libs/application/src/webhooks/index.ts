@@ -6,7 +6,6 @@ export * from './resource-views';
 export * from './dispatch/retry-policy';
 export * from './dispatch/webhook-sender';
 export * from './dispatch/webhook-fanout';
-export * from './dispatch/attempt-recorder';
 export * from './dispatch/delivery-worker';
 export * from './dispatch/webhook-dispatcher';
 export * from './commands/webhook.commands';

@@ -1,4 +1,5 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { isPredefinedJobType } from './job-type.catalogue';
 import { JobTypeEvent } from './job-type.events';
@@ -67,6 +68,8 @@ function evolve(state: JobTypeState, event: JobTypeEvent): JobTypeState {
     case 'job_type.deleted':
       if (state.status === 'absent') return state;
       return { status: 'deleted', id: state.id, workspaceId: state.workspaceId };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
@@ -74,6 +77,7 @@ export const jobTypeDecider: Decider<JobTypeState, JobTypeCommand, JobTypeEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<JobTypeState>(1),
 };
 
 /** The job type as the API returns it (spec 2.4). */

@@ -1,4 +1,5 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { addMonths, isoDateOf } from '../shared/iso-date';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
@@ -197,7 +198,7 @@ function decide(command: JobCommand, state: JobState): JobEvent[] {
       return [
         {
           type: 'job.pilots_unassigned',
-          data: { ...ref, pilot_ids: removed, assignments_removed: removed.length * occurrences, unassigned: command.now },
+          data: { ...ref, pilot_ids: removed, occurrences_per_pilot: occurrences, unassigned: command.now },
         },
       ];
     }
@@ -231,6 +232,8 @@ function evolve(state: JobState, event: JobEvent): JobState {
       const removed = new Set(event.data.pilot_ids);
       return { ...state, pilots: state.pilots.filter((id) => !removed.has(id)) };
     }
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
@@ -238,6 +241,7 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<JobState>(1),
 };
 
 /** The job as the API returns it (spec 2.3, in its field order); shared by the projector and tests. */

@@ -51,10 +51,14 @@ export type JobPilotsAssigned = DomainEvent<
   'job.pilots_assigned',
   JobRef & { pilot_ids: string[]; occurrences_per_pilot: number; assigned: number }
 >;
-/** Pilots whose assignment was removed; `assignments_removed` counts the occurrence records. */
+/**
+ * Pilots whose assignment was removed, with the number of occurrences at the time, like its twin
+ * `job.pilots_assigned` (version 2). Version 1 recorded only the product `assignments_removed`
+ * (pilots x occurrences), a derived number; the upcaster in job.event-schemas.ts reads it back.
+ */
 export type JobPilotsUnassigned = DomainEvent<
   'job.pilots_unassigned',
-  JobRef & { pilot_ids: string[]; assignments_removed: number; unassigned: number }
+  JobRef & { pilot_ids: string[]; occurrences_per_pilot: number; unassigned: number }
 >;
 
 export type JobEvent = JobCreated | JobUpdated | JobDeleted | JobPilotsAssigned | JobPilotsUnassigned;

@@ -1,6 +1,7 @@
 import { CreatedBy } from '../shared/actor';
-import { Decider } from '../shared/decider';
-import { notFound, validationError } from '../shared/domain-error';
+import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
+import { conflict, notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
 import { ProjectChanges, ProjectEvent } from './project.events';
 
@@ -26,7 +27,9 @@ export interface ProjectFields {
 export type ProjectState =
   | { status: 'absent' }
   | { status: 'live'; id: string; workspaceId: string; fields: ProjectFields }
-  | { status: 'deleted'; id: string; workspaceId: string };
+  | { status: 'deleted'; id: string; workspaceId: string }
+  /** Its creation was abandoned (project.creation_abandoned): it never existed and never will. */
+  | { status: 'abandoned'; id: string; workspaceId: string; abandonedAt: number };
 
 export type ProjectCommand =
   | {
@@ -45,7 +48,12 @@ export type ProjectCommand =
     }
   | { type: 'UpdateProject'; changes: Omit<ProjectChanges, 'archived'>; now: number }
   | { type: 'ArchiveProject'; archived: boolean; now: number }
-  | { type: 'DeleteProject'; now: number };
+  | { type: 'DeleteProject'; now: number }
+  /** The slot reconciler's tombstone for a project reserved and never created. */
+  | { type: 'AbandonProjectCreation'; id: string; workspaceId: string; now: number };
+
+export const PROJECT_CREATION_ABANDONED =
+  'The creation of this project failed part way and was abandoned; send the request again with a new Idempotency-Key';
 
 /** Project end dates are strictly after the start (spec 2.2: "must be after start_date"). */
 function assertDates(start: string, end: string | null) {
@@ -53,7 +61,12 @@ function assertDates(start: string, end: string | null) {
 }
 
 function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
+  if (command.type === 'AbandonProjectCreation') {
+    if (state.status !== 'absent') return []; // it was created after all, or already abandoned
+    return [{ type: 'project.creation_abandoned', data: { id: command.id, workspace_id: command.workspaceId, abandoned: command.now } }];
+  }
   if (command.type === 'CreateProject') {
+    if (state.status === 'abandoned') throw conflict(PROJECT_CREATION_ABANDONED);
     if (state.status !== 'absent') return []; // same id twice: the retry of a create that already happened
     if (command.status === 'other' && !command.otherStatusReason) throw validationError(OTHER_STATUS_REASON_REQUIRED);
     const endDate = command.endDate ?? null;
@@ -137,8 +150,13 @@ function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
       if (state.status !== 'live') return state;
       return { ...state, fields: { ...state.fields, ...event.data.changes, updated: event.data.updated } as ProjectFields };
     case 'project.deleted':
-      if (state.status === 'absent') return state;
+      if (state.status === 'absent' || state.status === 'abandoned') return state;
       return { status: 'deleted', id: state.id, workspaceId: state.workspaceId };
+    case 'project.creation_abandoned':
+      if (state.status !== 'absent') return state;
+      return { status: 'abandoned', id: event.data.id, workspaceId: event.data.workspace_id, abandonedAt: event.data.abandoned };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
@@ -146,6 +164,7 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<ProjectState>(1),
 };
 
 /** The project as the API returns it (spec 2.2); shared by the projector and temporal reads. */

@@ -38,4 +38,11 @@ export type ProjectUpdated = DomainEvent<
 >;
 export type ProjectDeleted = DomainEvent<'project.deleted', { id: string; workspace_id: string; deleted: number }>;
 
-export type ProjectEvent = ProjectCreated | ProjectUpdated | ProjectDeleted;
+/**
+ * The project was reserved a slot but never created (its creation failed part way on a store
+ * without multi-stream transactions), and the slot reconciler gave up on it: a tombstone, so a
+ * create arriving late for this id fails, and the slot can be released.
+ */
+export type ProjectCreationAbandoned = DomainEvent<'project.creation_abandoned', { id: string; workspace_id: string; abandoned: number }>;
+
+export type ProjectEvent = ProjectCreated | ProjectUpdated | ProjectDeleted | ProjectCreationAbandoned;

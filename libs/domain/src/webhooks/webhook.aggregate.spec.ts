@@ -1,7 +1,9 @@
 import { fold } from '../shared/decider';
 import { spec } from '../shared/given-when-then.spec-helper';
 import {
+  DeliveryAttemptOutcome,
   invalidEventType,
+  pauseRuleCrossing,
   signingSecrets,
   WEBHOOK_MESSAGES,
   WEBHOOK_NOT_FOUND,
@@ -38,24 +40,14 @@ const created: WebhookEvent = {
     created: 10,
   },
 };
-const update = (changes: Extract<WebhookCommand, { type: 'UpdateWebhook' }>['changes']): WebhookCommand => ({
+const update = (changes: Extract<WebhookCommand, { type: 'UpdateWebhook' }>['changes'], failureCount?: number): WebhookCommand => ({
   type: 'UpdateWebhook',
   changes,
   now: 20,
+  ...(failureCount === undefined ? {} : { failureCount }),
 });
 const updated = (changes: object): WebhookEvent => ({ type: 'webhook.updated', data: { ...base, changes, updated: 20 } });
-const attempt = (overrides: Partial<Extract<WebhookCommand, { type: 'RecordDeliveryAttempt' }>> = {}): WebhookCommand => ({
-  type: 'RecordDeliveryAttempt',
-  deliveryId: 'msg_1',
-  attempt: 1,
-  succeeded: false,
-  gone: false,
-  responseStatus: 500,
-  test: false,
-  attemptedAt: 30,
-  pauseAfterFailures: 3,
-  ...overrides,
-});
+/** Events of older histories: attempts were recorded on the stream then. */
 const attempted = (failureCount: number, overrides: object = {}): WebhookEvent => ({
   type: 'webhook.delivery_attempted',
   data: {
@@ -70,10 +62,6 @@ const attempted = (failureCount: number, overrides: object = {}): WebhookEvent =
     ...overrides,
   },
 });
-type Outcome = Extract<WebhookCommand, { type: 'RecordDeliveryAttempts' }>['attempts'][number];
-const ok = (attemptedAt: number): Outcome => ({ succeeded: true, gone: false, responseStatus: 204, attemptedAt });
-const ko = (attemptedAt: number, responseStatus: number | null = 500): Outcome => ({ succeeded: false, gone: responseStatus === 410, responseStatus, attemptedAt });
-const attempts = (...outcomes: Outcome[]): WebhookCommand => ({ type: 'RecordDeliveryAttempts', attempts: outcomes, pauseAfterFailures: 3 });
 const coalesced = (data: Partial<Extract<WebhookEvent, { type: 'webhook.deliveries_attempted' }>['data']>): WebhookEvent => ({
   type: 'webhook.deliveries_attempted',
   data: {
@@ -89,6 +77,18 @@ const coalesced = (data: Partial<Extract<WebhookEvent, { type: 'webhook.deliveri
     ...data,
   },
 });
+const autoPause = (failureCount: number, reason: 'consecutive_failures' | 'gone' = 'consecutive_failures'): WebhookCommand => ({
+  type: 'AutoPauseWebhook',
+  reason,
+  failureCount,
+  now: 30,
+});
+const autoPaused = (failureCount: number, reason: 'consecutive_failures' | 'gone' = 'consecutive_failures'): WebhookEvent => ({
+  type: 'webhook.auto_paused',
+  data: { ...base, reason, failure_count: failureCount, updated: 30 },
+});
+const ok = (attemptedAt: number): DeliveryAttemptOutcome => ({ succeeded: true, gone: false, attemptedAt });
+const ko = (attemptedAt: number, gone = false): DeliveryAttemptOutcome => ({ succeeded: false, gone, attemptedAt });
 const stateAfter = (...events: WebhookEvent[]) => fold(webhookDecider, events) as Extract<WebhookState, { status: 'live' }>;
 
 describe('Webhook aggregate', () => {
@@ -134,12 +134,24 @@ describe('Webhook aggregate', () => {
       given(created).when(update({ status: 'paused' })).then([updated({ status: 'paused' })]);
     });
 
-    it('resets failure_count when status is set to active, whatever the status was', () => {
-      const failed = attempted(2);
-      given(created, failed).when(update({ status: 'active' })).then([updated({ failure_count: 0 })]);
-      const paused: WebhookEvent = { type: 'webhook.auto_paused', data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 31 } };
-      given(created, attempted(3), paused).when(update({ status: 'active' })).then([updated({ status: 'active', failure_count: 0 })]);
-      given(created).when(update({ status: 'active' })).thenNothing();
+    it('resets failure_count when status is set to active, whatever the status was, as the next reset generation', () => {
+      const reset = (changes: object, generation: number): WebhookEvent => ({
+        type: 'webhook.updated',
+        data: { ...base, changes, updated: 20, reset_generation: generation },
+      });
+      // The live count is the delivery store's: the handler passes it in.
+      given(created).when(update({ status: 'active' }, 2)).then([reset({ failure_count: 0 }, 1)]);
+      given(created).when(update({ status: 'active' }, 0)).thenNothing();
+      given(created, autoPaused(3)).when(update({ status: 'active' }, 3)).then([reset({ status: 'active', failure_count: 0 }, 1)]);
+      // Re-activation always resets, even when the count it saw is 0.
+      given(created, autoPaused(3)).when(update({ status: 'active' }, 0)).then([reset({ status: 'active', failure_count: 0 }, 1)]);
+      const first = reset({ status: 'active', failure_count: 0 }, 1);
+      given(created, autoPaused(3), first, autoPaused(3))
+        .when(update({ status: 'active' }))
+        .then([reset({ status: 'active', failure_count: 0 }, 2)]);
+      expect(stateAfter(created, autoPaused(3), first).resetGeneration).toBe(1);
+      // Older reset events carry no generation: each counts one.
+      expect(stateAfter(created, attempted(2), updated({ failure_count: 0 }), attempted(1), updated({ failure_count: 0 })).resetGeneration).toBe(2);
     });
 
     it('uses the update messages', () => {
@@ -149,113 +161,55 @@ describe('Webhook aggregate', () => {
     });
   });
 
-  describe('delivery attempts', () => {
-    it('counts consecutive failures and resets on success; every attempt sets last_triggered_at', () => {
-      given(created).when(attempt()).then([attempted(1)]);
-      given(created, attempted(1)).when(attempt({ succeeded: true, responseStatus: 200, attemptedAt: 40 })).then([
-        attempted(0, { succeeded: true, response_status: 200, attempted_at: 40 }),
-      ]);
-      const state = stateAfter(created, attempted(1), attempted(0, { succeeded: true, attempted_at: 40 }));
-      expect(state.fields).toMatchObject({ failure_count: 0, last_triggered_at: 40, updated: 10 });
+  describe('automatic pause (decided from the delivery store\'s telemetry)', () => {
+    it('records one webhook.auto_paused with its reason and the count at that moment', () => {
+      given(created).when(autoPause(3)).then([autoPaused(3)]);
+      given(created).when(autoPause(1, 'gone')).then([autoPaused(1, 'gone')]);
+      const paused = stateAfter(created, autoPaused(3));
+      expect(paused.fields).toMatchObject({ status: 'paused', failure_count: 3, updated: 30 });
     });
 
-    it('pauses the subscription at the configured number of consecutive failures', () => {
-      given(created, attempted(1), attempted(2))
-        .when(attempt())
-        .then([
-          attempted(3),
-          { type: 'webhook.auto_paused', data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 30 } },
-        ]);
-      const paused = stateAfter(created, attempted(1), attempted(2), attempted(3), {
-        type: 'webhook.auto_paused',
-        data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 30 },
-      });
-      expect(paused.fields.status).toBe('paused');
-    });
-
-    it('pauses at once on 410 Gone', () => {
-      given(created)
-        .when(attempt({ gone: true, responseStatus: 410 }))
-        .then([attempted(1, { response_status: 410 }), { type: 'webhook.auto_paused', data: { ...base, reason: 'gone', failure_count: 1, updated: 30 } }]);
-    });
-
-    it('does not pause again a paused subscription; late attempts are still counted', () => {
-      given(created, updated({ status: 'paused' })).when(attempt({ gone: true })).then([attempted(1)]);
-    });
-
-    it('a test delivery changes only last_triggered_at', () => {
-      given(created, attempted(2))
-        .when(attempt({ test: true, gone: true }))
-        .then([attempted(2, { test: true })]);
+    it('is idempotent: a paused subscription is not paused again (two processes settling at once)', () => {
+      given(created, autoPaused(3)).when(autoPause(4)).thenNothing();
+      given(created, updated({ status: 'paused' })).when(autoPause(3, 'gone')).thenNothing();
     });
 
     it('records nothing for a deleted subscription', () => {
       const deleted: WebhookEvent = { type: 'webhook.deleted', data: { ...base, deleted: 20 } };
-      given(created, deleted).when(attempt()).thenNothing();
+      given(created, deleted).when(autoPause(3)).thenNothing();
     });
   });
 
-  describe('delivery attempts recorded together (the dispatcher coalesces them)', () => {
-    it('writes one event for the batch with the counts; failure_count and last_triggered_at as one by one', () => {
-      given(created, attempted(1))
-        .when(attempts(ko(50), ok(40), ko(60, null), ko(55)))
-        .then([
-          coalesced({ attempts: 4, succeeded: 1, failed: 3, first_attempted_at: 40, last_attempted_at: 60, last_response_status: 500, failure_count: 2, last_triggered_at: 60 }),
-        ]);
-      const state = stateAfter(created, attempted(1), coalesced({ failure_count: 2, last_triggered_at: 60 }));
-      expect(state.fields).toMatchObject({ failure_count: 2, last_triggered_at: 60, status: 'active', updated: 10 });
+  describe('the pause rule', () => {
+    it('pauses at the attempt that brings the count to the threshold, or beyond', () => {
+      expect(pauseRuleCrossing(0, [ko(40), ko(41)], 3)).toBeNull();
+      expect(pauseRuleCrossing(1, [ko(40), ko(41), ko(42)], 3)).toEqual({ reason: 'consecutive_failures', failureCount: 3, attemptedAt: 41 });
+      // A pause lost to a crash is recorded at the next failure.
+      expect(pauseRuleCrossing(5, [ko(40)], 3)).toEqual({ reason: 'consecutive_failures', failureCount: 6, attemptedAt: 40 });
     });
 
-    it('the same state as recording the attempts one at a time', () => {
-      const outcomes = [ko(31), ko(32), ok(33), ko(34), ko(35), ko(36), ko(37), ok(38)];
-      const oneByOne = outcomes.reduce(
-        (history, o) => [
-          ...history,
-          ...webhookDecider.decide(
-            { type: 'RecordDeliveryAttempt', deliveryId: 'm', attempt: 1, succeeded: o.succeeded, gone: o.gone, responseStatus: o.responseStatus, test: false, attemptedAt: o.attemptedAt, pauseAfterFailures: 3 },
-            fold(webhookDecider, history),
-          ),
-        ],
-        [created] as WebhookEvent[],
-      );
-      const together = [created, ...webhookDecider.decide(attempts(...outcomes), stateAfter(created))];
-      expect(stateAfter(...together).fields).toEqual(stateAfter(...oneByOne).fields);
-      expect(together.map((e) => e.type)).toEqual(['webhook.created', 'webhook.deliveries_attempted', 'webhook.auto_paused', 'webhook.deliveries_attempted']);
+    it('a success resets the count, in the order the attempts ended', () => {
+      expect(pauseRuleCrossing(2, [ok(40), ko(41), ko(42)], 3)).toBeNull();
+      expect(pauseRuleCrossing(2, [ko(40), ok(41)], 3)).toEqual({ reason: 'consecutive_failures', failureCount: 3, attemptedAt: 40 });
+      expect(pauseRuleCrossing(2, [ok(40)], 3)).toBeNull();
     });
 
-    it('stops the event at the attempt that pauses, so the history shows when it paused', () => {
-      given(created, attempted(1))
-        .when(attempts(ko(40), ko(41), ko(42), ok(43)))
-        .then([
-          coalesced({ attempts: 2, succeeded: 0, failed: 2, first_attempted_at: 40, last_attempted_at: 41, failure_count: 3, last_triggered_at: 41 }),
-          { type: 'webhook.auto_paused', data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 41 } },
-          coalesced({ attempts: 2, succeeded: 1, failed: 1, first_attempted_at: 42, last_attempted_at: 43, last_response_status: 204, failure_count: 0, last_triggered_at: 43 }),
-        ]);
+    it('pauses at once on 410 Gone', () => {
+      expect(pauseRuleCrossing(0, [ok(40), ko(41, true), ko(42)], 3)).toEqual({ reason: 'gone', failureCount: 1, attemptedAt: 41 });
     });
+  });
 
-    it('pauses at once on 410 Gone; a paused subscription is only counted', () => {
-      given(created)
-        .when(attempts(ok(40), ko(41, 410)))
-        .then([
-          coalesced({ attempts: 2, succeeded: 1, failed: 1, first_attempted_at: 40, last_attempted_at: 41, last_response_status: 410, failure_count: 1, last_triggered_at: 41 }),
-          { type: 'webhook.auto_paused', data: { ...base, reason: 'gone', failure_count: 1, updated: 41 } },
-        ]);
-      given(created, updated({ status: 'paused' }))
-        .when(attempts(ko(40, 410), ko(41), ko(42), ko(43)))
-        .then([coalesced({ attempts: 4, failed: 4, first_attempted_at: 40, last_attempted_at: 43, failure_count: 4, last_triggered_at: 43 })]);
-    });
-
-    it('never moves last_triggered_at back (a later test delivery was recorded first)', () => {
-      const tested = attempted(0, { test: true, succeeded: true, attempted_at: 90 });
-      given(created, tested)
-        .when(attempts(ok(70), ok(80)))
-        .then([coalesced({ attempts: 2, succeeded: 2, failed: 0, first_attempted_at: 70, last_attempted_at: 80, last_response_status: 204, failure_count: 0, last_triggered_at: 90 })]);
-    });
-
-    it('records nothing for a deleted subscription or an empty batch', () => {
-      const deleted: WebhookEvent = { type: 'webhook.deleted', data: { ...base, deleted: 20 } };
-      given(created, deleted).when(attempts(ko(40))).thenNothing();
-      given(created).when(attempts()).thenNothing();
+  describe('older histories (attempts recorded on the stream)', () => {
+    it('still load: their attempt events fold into the stream\'s values', () => {
+      const state = stateAfter(created, attempted(1), attempted(0, { succeeded: true, attempted_at: 40 }), coalesced({ failure_count: 2, last_triggered_at: 60 }));
+      expect(state.status).toBe('live');
+      expect(state.fields).toMatchObject({ status: 'active', failure_count: 2, last_triggered_at: 60, updated: 10 });
+      const paused = stateAfter(created, coalesced({ failure_count: 3 }), { type: 'webhook.auto_paused', data: { ...base, reason: 'consecutive_failures', failure_count: 3, updated: 31 } });
+      expect(paused.fields).toMatchObject({ status: 'paused', failure_count: 3 });
+      // Re-activating such a subscription resets, as before.
+      given(created, attempted(2)).when(update({ status: 'active' })).then([
+        { type: 'webhook.updated', data: { ...base, changes: { failure_count: 0 }, updated: 20, reset_generation: 1 } },
+      ]);
     });
   });
 

@@ -1,4 +1,5 @@
-import { Decider } from '../shared/decider';
+import { Decider, jsonSnapshot } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import {
   isWebhookEventType,
@@ -48,6 +49,11 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** How long the previous secret keeps signing after a rotation (Svix uses the same 24 hours). */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The subscription as its stream knows it. `failure_count` and `last_triggered_at` are the values
+ * the stream last recorded (a pause's count, a reset, and the attempt events of older histories):
+ * the live telemetry is in the delivery store (WebhookQueue), and the API shows that one.
+ */
 export interface WebhookFields {
   name: string;
   url: string;
@@ -67,16 +73,48 @@ export interface WebhookSecrets {
 
 export type WebhookState =
   | { status: 'absent' }
-  | { status: 'live'; id: string; workspaceId: string; fields: WebhookFields; secrets: WebhookSecrets }
+  | {
+      status: 'live';
+      id: string;
+      workspaceId: string;
+      fields: WebhookFields;
+      secrets: WebhookSecrets;
+      /** How many times the failure count was reset (re-activations); the delivery store applies each once. */
+      resetGeneration: number;
+    }
   | { status: 'deleted'; id: string; workspaceId: string };
 
-/** The outcome of one attempt made by the dispatcher, as the subscription's state needs it. */
+/** The outcome of one attempt made by the dispatcher, as the pause rule needs it. */
 export interface DeliveryAttemptOutcome {
   succeeded: boolean;
   /** The receiver answered 410 Gone: it wants no more deliveries. */
   gone: boolean;
-  responseStatus: number | null;
   attemptedAt: number;
+}
+
+export type AutoPauseReason = 'consecutive_failures' | 'gone';
+
+/**
+ * The pause rule: folds attempts that ended in this order, from `failureCountBefore` consecutive
+ * failures (a success resets the count, a failure adds one), and answers with the first attempt
+ * that pauses the subscription: 410 Gone, or a failure that brings the count to
+ * `pauseAfterFailures` or beyond. Beyond, because a pause lost to a crash (the count was settled,
+ * the pause not yet recorded) is then recorded at the next failure. Null when none does.
+ */
+export function pauseRuleCrossing(
+  failureCountBefore: number,
+  attempts: readonly DeliveryAttemptOutcome[],
+  pauseAfterFailures: number,
+): { reason: AutoPauseReason; failureCount: number; attemptedAt: number } | null {
+  let failureCount = failureCountBefore;
+  for (const attempt of attempts) {
+    failureCount = attempt.succeeded ? 0 : failureCount + 1;
+    if (attempt.gone) return { reason: 'gone', failureCount, attemptedAt: attempt.attemptedAt };
+    if (!attempt.succeeded && failureCount >= pauseAfterFailures) {
+      return { reason: 'consecutive_failures', failureCount, attemptedAt: attempt.attemptedAt };
+    }
+  }
+  return null;
 }
 
 export type WebhookCommand =
@@ -91,25 +129,23 @@ export type WebhookCommand =
       createdBy: WebhookCreatedBy | null;
       now: number;
     }
-  | { type: 'UpdateWebhook'; changes: Omit<WebhookChanges, 'failure_count'>; now: number }
-  | { type: 'RotateWebhookSecret'; sealedSecret: SealedSecret; overlapMs: number; now: number }
   | {
-      type: 'RecordDeliveryAttempt';
-      deliveryId: string;
-      attempt: number;
-      succeeded: boolean;
-      /** The receiver answered 410 Gone: it wants no more deliveries. */
-      gone: boolean;
-      responseStatus: number | null;
-      test: boolean;
-      attemptedAt: number;
-      pauseAfterFailures: number;
+      type: 'UpdateWebhook';
+      changes: Omit<WebhookChanges, 'failure_count'>;
+      now: number;
+      /**
+       * The delivery store's current failure count: `status: active` on an active subscription
+       * records a reset only when there is something to reset. Without it, the stream's own value.
+       */
+      failureCount?: number;
     }
+  | { type: 'RotateWebhookSecret'; sealedSecret: SealedSecret; overlapMs: number; now: number }
   /**
-   * The dispatcher's attempts, in the order they ended, recorded together (coalesced): the same
-   * failure_count, pause and last_triggered_at as recording them one by one, in fewer events.
+   * The dispatcher found the pause rule crossed when it settled an attempt (pauseRuleCrossing on
+   * the delivery store's telemetry). Idempotent: a subscription that is not active stays as it is,
+   * so two processes settling at once record one pause.
    */
-  | { type: 'RecordDeliveryAttempts'; attempts: DeliveryAttemptOutcome[]; pauseAfterFailures: number }
+  | { type: 'AutoPauseWebhook'; reason: AutoPauseReason; failureCount: number; now: number }
   | { type: 'DeleteWebhook'; now: number };
 
 const charLength = (value: string) => [...value].length;
@@ -168,8 +204,8 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
     ];
   }
   if (state.status !== 'live') {
-    // A late attempt of a deleted webhook has nothing left to update.
-    if (command.type === 'RecordDeliveryAttempt' || command.type === 'RecordDeliveryAttempts') return [];
+    // A late attempt of a deleted webhook has nothing left to pause.
+    if (command.type === 'AutoPauseWebhook') return [];
     throw notFound(WEBHOOK_NOT_FOUND);
   }
   const { fields } = state;
@@ -194,11 +230,14 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
       if (requested.status !== undefined) {
         if (!(WEBHOOK_STATUSES as readonly string[]).includes(requested.status)) throw validationError(WEBHOOK_MESSAGES.status);
         if (requested.status !== fields.status) changes.status = requested.status;
-        // Spec 3.3: setting `active` resets the count, whatever the status was.
-        if (requested.status === 'active' && fields.failure_count !== 0) changes.failure_count = 0;
+        // Spec 3.3: setting `active` resets the count, whatever the status was. A re-activation
+        // is always a reset (the count that paused it may have moved since, in the delivery store).
+        const count = command.failureCount ?? fields.failure_count;
+        if (requested.status === 'active' && (fields.status !== 'active' || count !== 0)) changes.failure_count = 0;
       }
       if (Object.keys(changes).length === 0) return [];
-      return [{ type: 'webhook.updated', data: { ...base, changes, updated: command.now } }];
+      const reset = changes.failure_count === 0 ? { reset_generation: state.resetGeneration + 1 } : {};
+      return [{ type: 'webhook.updated', data: { ...base, changes, updated: command.now, ...reset } }];
     }
     case 'RotateWebhookSecret':
       return [
@@ -207,96 +246,14 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
           data: { ...base, sealed_secret: command.sealedSecret, previous_expires_at: command.now + command.overlapMs, updated: command.now },
         },
       ];
-    case 'RecordDeliveryAttempt': {
-      const failureCount = command.test ? fields.failure_count : command.succeeded ? 0 : fields.failure_count + 1;
-      const events: WebhookEvent[] = [
-        {
-          type: 'webhook.delivery_attempted',
-          data: {
-            ...base,
-            delivery_id: command.deliveryId,
-            attempt: command.attempt,
-            succeeded: command.succeeded,
-            response_status: command.responseStatus,
-            test: command.test,
-            attempted_at: command.attemptedAt,
-            failure_count: failureCount,
-          },
-        },
+    case 'AutoPauseWebhook':
+      if (fields.status !== 'active') return []; // paused already (by another process, or by hand)
+      return [
+        { type: 'webhook.auto_paused', data: { ...base, reason: command.reason, failure_count: command.failureCount, updated: command.now } },
       ];
-      // A test delivery never changes the subscription's state; a paused one stays as it is.
-      if (!command.test && fields.status === 'active') {
-        const reason = command.gone ? 'gone' : !command.succeeded && failureCount >= command.pauseAfterFailures ? 'consecutive_failures' : null;
-        if (reason) {
-          events.push({ type: 'webhook.auto_paused', data: { ...base, reason, failure_count: failureCount, updated: command.attemptedAt } });
-        }
-      }
-      return events;
-    }
-    case 'RecordDeliveryAttempts':
-      return recordAttempts(command.attempts, command.pauseAfterFailures, state, base);
     case 'DeleteWebhook':
       return [{ type: 'webhook.deleted', data: { ...base, deleted: command.now } }];
   }
-}
-
-/**
- * Folds the attempts one by one exactly as single records would (a success resets the count, a
- * failure adds one, 410 Gone or reaching the threshold pauses an active subscription), but
- * writes one `webhook.deliveries_attempted` per run of attempts: one event, or, when a pause
- * falls in the middle, the attempts up to it, `webhook.auto_paused`, and the attempts after it.
- */
-function recordAttempts(
-  attempts: readonly DeliveryAttemptOutcome[],
-  pauseAfterFailures: number,
-  state: Extract<WebhookState, { status: 'live' }>,
-  base: { id: string; workspace_id: string },
-): WebhookEvent[] {
-  const events: WebhookEvent[] = [];
-  let failureCount = state.fields.failure_count;
-  let lastTriggered = state.fields.last_triggered_at;
-  let active = state.fields.status === 'active';
-  let run: DeliveryAttemptOutcome[] = [];
-  const closeRun = () => {
-    if (run.length === 0) return;
-    let first = run[0].attemptedAt;
-    let last = run[0].attemptedAt;
-    let succeeded = 0;
-    for (const attempt of run) {
-      first = Math.min(first, attempt.attemptedAt);
-      last = Math.max(last, attempt.attemptedAt);
-      if (attempt.succeeded) succeeded++;
-    }
-    lastTriggered = lastTriggered === null ? last : Math.max(lastTriggered, last);
-    events.push({
-      type: 'webhook.deliveries_attempted',
-      data: {
-        ...base,
-        attempts: run.length,
-        succeeded,
-        failed: run.length - succeeded,
-        first_attempted_at: first,
-        last_attempted_at: last,
-        last_response_status: run[run.length - 1].responseStatus,
-        failure_count: failureCount,
-        last_triggered_at: lastTriggered,
-      },
-    });
-    run = [];
-  };
-  for (const attempt of attempts) {
-    failureCount = attempt.succeeded ? 0 : failureCount + 1;
-    run.push(attempt);
-    if (!active) continue; // a paused subscription stays as it is; late attempts are still counted
-    const reason = attempt.gone ? 'gone' : !attempt.succeeded && failureCount >= pauseAfterFailures ? 'consecutive_failures' : null;
-    if (reason) {
-      closeRun();
-      events.push({ type: 'webhook.auto_paused', data: { ...base, reason, failure_count: failureCount, updated: attempt.attemptedAt } });
-      active = false;
-    }
-  }
-  closeRun();
-  return events;
 }
 
 function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
@@ -319,6 +276,7 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
           last_triggered_at: null,
         },
         secrets: { current: d.sealed_secret, previous: null },
+        resetGeneration: 0,
       };
     }
     case 'webhook.deleted':
@@ -327,14 +285,22 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
   }
   if (state.status !== 'live') return state;
   switch (event.type) {
-    case 'webhook.updated':
-      return { ...state, fields: { ...state.fields, ...event.data.changes, updated: event.data.updated } };
+    case 'webhook.updated': {
+      const reset = event.data.changes.failure_count === 0;
+      return {
+        ...state,
+        fields: { ...state.fields, ...event.data.changes, updated: event.data.updated },
+        resetGeneration: reset ? (event.data.reset_generation ?? state.resetGeneration + 1) : state.resetGeneration,
+      };
+    }
     case 'webhook.secret_rotated':
       return {
         ...state,
         fields: { ...state.fields, updated: event.data.updated },
         secrets: { current: event.data.sealed_secret, previous: { sealed: state.secrets.current, expiresAt: event.data.previous_expires_at } },
       };
+    // Older histories: attempts recorded on the stream (no longer written). Still folded, so the
+    // stream's values stay what they were; the delivery store holds the live telemetry.
     case 'webhook.delivery_attempted':
       return {
         ...state,
@@ -351,7 +317,9 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
         fields: { ...state.fields, failure_count: event.data.failure_count, last_triggered_at: event.data.last_triggered_at },
       };
     case 'webhook.auto_paused':
-      return { ...state, fields: { ...state.fields, status: 'paused', updated: event.data.updated } };
+      return { ...state, fields: { ...state.fields, status: 'paused', failure_count: event.data.failure_count, updated: event.data.updated } };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
@@ -359,6 +327,7 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
   initialState: () => ({ status: 'absent' }),
   evolve,
   decide,
+  snapshot: jsonSnapshot<WebhookState>(2), // 2: resetGeneration (failure telemetry moved to the delivery store)
 };
 
 /** The webhook as the API shows it (spec 2.6 without `secret`); shared by the projector and the tests. */

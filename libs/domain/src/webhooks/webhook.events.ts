@@ -37,7 +37,7 @@ export interface WebhookChanges {
   url?: string;
   event_types?: WebhookEventType[];
   status?: WebhookStatus;
-  /** Only ever set to 0: re-activation resets the count (spec 3.3). */
+  /** Only ever set to 0: re-activation resets the count (spec 3.3); the event then carries `reset_generation`. */
   failure_count?: number;
 }
 
@@ -57,18 +57,29 @@ export type WebhookCreated = DomainEvent<
     created: number;
   }
 >;
-/** Carries only what changed. */
-export type WebhookUpdated = DomainEvent<'webhook.updated', WebhookRef & { changes: WebhookChanges; updated: number }>;
+/**
+ * Carries only what changed. A reset of the failure count (`changes.failure_count: 0`) carries its
+ * `reset_generation`: the n-th reset of this subscription. The delivery store keeps the count and
+ * applies each generation once (see WebhookQueue.resetFailures), so a reset applied late never
+ * wipes failures counted after it. Older reset events lack it: they count one generation each.
+ */
+export type WebhookUpdated = DomainEvent<
+  'webhook.updated',
+  WebhookRef & { changes: WebhookChanges; updated: number; reset_generation?: number }
+>;
 /** The new secret signs from now on; the previous one also signs until `previous_expires_at`. */
 export type WebhookSecretRotated = DomainEvent<
   'webhook.secret_rotated',
   WebhookRef & { sealed_secret: SealedSecret; previous_expires_at: number; updated: number }
 >;
 /**
- * One delivery attempt and its outcome. `failure_count` is the count after this attempt, so the
- * projection needs no state; a test delivery (`test: true`) changes only `last_triggered_at`.
- * Test deliveries are recorded this way; the dispatcher's attempts are coalesced into
- * `webhook.deliveries_attempted` (older histories hold one of these per attempt).
+ * History only: no longer written. Delivery telemetry (failure_count, last_triggered_at, totals)
+ * lives in the delivery store (WebhookQueue), updated in the transaction that settles an attempt;
+ * the stream records only changes of state. Older histories hold one of these per attempt (and
+ * per test delivery); the aggregate and the projection still fold them, so those streams load.
+ *
+ * One delivery attempt and its outcome. `failure_count` is the count after this attempt; a test
+ * delivery (`test: true`) changed only `last_triggered_at`.
  */
 export type WebhookDeliveryAttempted = DomainEvent<
   'webhook.delivery_attempted',
@@ -83,6 +94,8 @@ export type WebhookDeliveryAttempted = DomainEvent<
   }
 >;
 /**
+ * History only: no longer written (see `webhook.delivery_attempted`); still folded when loading.
+ *
  * Several delivery attempts of the dispatcher, recorded together: the attempts made in one short
  * stretch (the dispatcher coalesces them, at most one such event per subscription at a time), in
  * the order they ended. A truthful summary; every attempt itself (delivery, number, status, body,
@@ -108,7 +121,11 @@ export type WebhookDeliveriesAttempted = DomainEvent<
     last_triggered_at: number;
   }
 >;
-/** The dispatcher paused the subscription: too many consecutive failures, or the receiver answered 410 Gone. */
+/**
+ * The dispatcher paused the subscription: too many consecutive failures, or the receiver answered
+ * 410 Gone. `failure_count` is the delivery store's count at the attempt that crossed the rule.
+ * Recorded once: the aggregate ignores a pause of a subscription that is not active.
+ */
 export type WebhookAutoPaused = DomainEvent<
   'webhook.auto_paused',
   WebhookRef & { reason: 'consecutive_failures' | 'gone'; failure_count: number; updated: number }

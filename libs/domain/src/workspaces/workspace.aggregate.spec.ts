@@ -67,9 +67,15 @@ describe('Workspace aggregate', () => {
         .thenFails(PROJECT_LIMIT_REACHED);
     });
 
-    it('is idempotent for the same project', () => {
-      given(created(1), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenNothing();
+    it('never releases below zero (a project reserves and releases once: its own stream sees to it)', () => {
       given(created(1)).when({ type: 'ReleaseProjectSlot', projectId: 'p1' }).thenNothing();
+    });
+
+    it('round-trips its state through a snapshot', () => {
+      const state = [created(3), reserved('p1'), reserved('p2')].reduce(workspaceDecider.evolve, workspaceDecider.initialState());
+      const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
+      expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(state))))).toEqual(state);
+      expect(state.projectSlots).toBe(2);
     });
   });
 

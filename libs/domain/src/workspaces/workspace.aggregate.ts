@@ -1,4 +1,5 @@
 import { Decider } from '../shared/decider';
+import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
 import {
   ApiKeyScope,
@@ -14,8 +15,13 @@ export interface WorkspaceState {
   id: string | null;
   plan: Plan | null;
   projectLimit: number | null;
-  /** Project ids holding a slot: reserved and not yet released. */
-  projects: Set<string>;
+  /**
+   * Slots held: projects reserved and not yet released. A count, not the set of ids: the state
+   * then costs the same at ten projects and at a million. Each project's own stream makes its
+   * reservation and its release happen once: both are appended atomically with the project's
+   * `project.created` / `project.deleted`, whose expected revisions admit only one of each.
+   */
+  projectSlots: number;
   apiKeys: Map<string, { scope: ApiKeyScope; active: boolean }>;
   /** Members by id; `emailHash` null once erased (an erased member's email may join again). */
   members: Map<string, { emailHash: string | null; role: MemberRole }>;
@@ -50,7 +56,7 @@ const initialState = (): WorkspaceState => ({
   id: null,
   plan: null,
   projectLimit: null,
-  projects: new Set(),
+  projectSlots: 0,
   apiKeys: new Map(),
   members: new Map(),
 });
@@ -87,15 +93,12 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       if (!key) return state;
       return { ...state, apiKeys: new Map(state.apiKeys).set(event.data.key_id, { ...key, active: false }) };
     }
-    // A workspace may hold hundreds of thousands of slots: copying the set per event would make
-    // replay quadratic. The set is owned by the fold (a state is never used again once evolved),
-    // so it is updated in place and carried over.
     case 'workspace.project_slot_reserved':
-      state.projects.add(event.data.project_id);
-      return { ...state };
+      return { ...state, projectSlots: state.projectSlots + 1 };
     case 'workspace.project_slot_released':
-      state.projects.delete(event.data.project_id);
-      return { ...state };
+      return { ...state, projectSlots: Math.max(0, state.projectSlots - 1) };
+    default:
+      return ignoreUnknownEvent(state, event);
   }
 }
 
@@ -176,21 +179,35 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
         { type: 'workspace.api_key_deactivated', data: { workspace_id: workspaceId, key_id: command.keyId, deactivated: command.now } },
       ];
     }
+    // Exactly once per project: the caller appends these with the project's own creation or
+    // deletion, in one atomic write (see projectSlots).
     case 'ReserveProjectSlot': {
-      if (state.projects.has(command.projectId)) return [];
-      if (state.projectLimit !== null && state.projects.size >= state.projectLimit) {
+      if (state.projectLimit !== null && state.projectSlots >= state.projectLimit) {
         throw limitReached(PROJECT_LIMIT_REACHED);
       }
       return [{ type: 'workspace.project_slot_reserved', data: { workspace_id: workspaceId, project_id: command.projectId } }];
     }
     case 'ReleaseProjectSlot':
-      if (!state.projects.has(command.projectId)) return [];
+      if (state.projectSlots === 0) return [];
       return [{ type: 'workspace.project_slot_released', data: { workspace_id: workspaceId, project_id: command.projectId } }];
   }
+}
+
+interface StoredWorkspace extends Omit<WorkspaceState, 'apiKeys' | 'members'> {
+  apiKeys: [string, { scope: ApiKeyScope; active: boolean }][];
+  members: [string, { emailHash: string | null; role: MemberRole }][];
 }
 
 export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent> = {
   initialState,
   evolve,
   decide,
+  snapshot: {
+    version: 2, // 2: project slots as a count (1 held the set of project ids)
+    toSnapshot: (state): StoredWorkspace => ({ ...state, apiKeys: [...state.apiKeys], members: [...state.members] }),
+    fromSnapshot: (stored) => {
+      const s = stored as StoredWorkspace;
+      return { ...s, apiKeys: new Map(s.apiKeys), members: new Map(s.members) };
+    },
+  },
 };

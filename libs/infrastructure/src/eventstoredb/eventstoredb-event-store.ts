@@ -30,6 +30,7 @@ import {
   START,
   SubscribeOptions,
   Subscription,
+  StreamAppend,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
 
@@ -119,6 +120,21 @@ export class EventStoreDbEventStore implements EventStore {
         ? Number(result.position.commit)
         : await this.positionOfRevision(streamId, result.nextExpectedRevision);
     return { nextRevision, position };
+  }
+
+  /**
+   * EventStoreDB 24.x has no multi-stream transaction (KurrentDB 25.1 adds one): the appends are
+   * made one after the other, in the order given, and the first failure stops the rest. Callers
+   * order them so that any written prefix is safe, and the slot reconciler finishes or undoes it.
+   */
+  readonly atomicMultiStream = false;
+
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const { streamId, events, expectedRevision } of appends) {
+      results.push(await this.appendToStream(streamId, events, { expectedRevision }));
+    }
+    return results;
   }
 
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {

@@ -1,6 +1,9 @@
 import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoClient, MongoServerError } from 'mongodb';
 import {
   CollectionSpec,
+  DeadLetter,
+  DeadLetterChanges,
+  DeadLetterKey,
   DocumentJson,
   Filter,
   FindQuery,
@@ -23,6 +26,11 @@ interface CheckpointRow extends Document {
   position: number;
 }
 
+/** A parked event: the port's DeadLetter under a key made of its projection and position. */
+interface DeadLetterRow extends Document, DeadLetter {
+  _id: string;
+}
+
 export interface MongoReadModelStoreOptions {
   /**
    * Whether `apply` and `reset` run in a multi-document transaction. Detected by default: yes on
@@ -33,13 +41,25 @@ export interface MongoReadModelStoreOptions {
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 const CHECKPOINTS = '_checkpoints';
+const DEAD_LETTERS = '_dead_letters';
 const DEFAULT_DB = 'workspace_operations';
+
+/** Lists are ordered by `seq`, then by id for documents written at one position: a total, stable order. */
+const LIST_ORDER = { _seq: 1, _id: 1 } as const;
+/** The list index of an older release, replaced by `ws_seq_id` (same prefix, plus the tie-breaker). */
+const OLD_LIST_INDEX = 'ws_seq';
 
 /**
  * Read models in MongoDB: one collection per read-model collection (`rm_<name>`), documents
- * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`, with an index on `(_ws, _seq)`
- * for the lists and one per declared field. Projection checkpoints live in `_checkpoints` as
- * `{ _id: name, position }`.
+ * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`. Indexes match the SQLite
+ * adapter's: `(_ws, _seq, _id)` for the lists, and per declared field one on the field alone
+ * (lookups across workspaces, e.g. an API key by hash) and one on `(_ws, field, _seq, _id)` for
+ * filtered lists (projects by status, jobs by project, the audit feed by type). Lists sort on
+ * `(_seq, _id)`, which those indexes hold in order, so a page is read off the index and stops at
+ * its limit instead of sorting every match in memory; `_id` breaks ties between documents written
+ * at one position, so the order is the same from one query to the next (a sort on `_seq` alone
+ * may return ties in any order, and differently with and without a limit). Projection
+ * checkpoints live in `_checkpoints` as `{ _id: name, position }`.
  *
  * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
  * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
@@ -70,6 +90,8 @@ export class MongoReadModelStore implements ReadModelStore {
       const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
       const transactions = options.transactions ?? (await supportsTransactions(db));
       await ensureCollection(db, CHECKPOINTS);
+      await ensureCollection(db, DEAD_LETTERS);
+      await db.collection(DEAD_LETTERS).createIndex({ projection: 1, position: 1 }, { name: 'projection_position' });
       return new MongoReadModelStore(client, db, transactions);
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -92,10 +114,15 @@ export class MongoReadModelStore implements ReadModelStore {
       // restricted (and impossible before MongoDB 4.4).
       await ensureCollection(this.db, collectionOf(spec.name));
       const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
-      await collection.createIndex({ _ws: 1, _seq: 1 }, { name: 'ws_seq' });
+      await collection.createIndex({ _ws: 1, ...LIST_ORDER }, { name: 'ws_seq_id' });
       for (const field of spec.indexes ?? []) {
         await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
+        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
       }
+      // Its replacement exists now; another process starting at once may have dropped it already.
+      await collection.dropIndex(OLD_LIST_INDEX).catch((error: { codeName?: string }) => {
+        if (error?.codeName !== 'IndexNotFound') throw error;
+      });
       this.collections.add(spec.name);
     }
   }
@@ -110,7 +137,7 @@ export class MongoReadModelStore implements ReadModelStore {
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
     const rows = await target
-      .find(selector(query), { sort: { _seq: 1 }, limit: Math.floor(query.limit) })
+      .find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) })
       .toArray();
     return rows.map((row) => toStored<T>(row));
   }
@@ -124,17 +151,22 @@ export class MongoReadModelStore implements ReadModelStore {
     return this.collection(collection).countDocuments(selector(query));
   }
 
-  async apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void> {
+  async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
     // Validate and translate everything before writing anything.
     const writes = this.translate(ops);
     const checkpointWrites = checkpointOps(checkpoints);
-    if (writes.size === 0 && checkpointWrites.length === 0) return;
+    const deadLetterWrites = deadLetterOps(deadLetters);
+    if (writes.size === 0 && checkpointWrites.length === 0 && deadLetterWrites.length === 0) return;
 
     const run = async (session?: ClientSession) => {
       // Ops on different collections commute, so one ordered bulk write per collection keeps
       // the meaning of the ops' order while saving round trips.
       for (const [name, models] of writes) {
         await this.db.collection<StoredRow>(name).bulkWrite(models, { ordered: true, session });
+      }
+      // Before the checkpoints: without a transaction, a crash in between parks the event again on replay.
+      if (deadLetterWrites.length > 0) {
+        await this.db.collection<DeadLetterRow>(DEAD_LETTERS).bulkWrite(deadLetterWrites, { ordered: true, session });
       }
       if (checkpointWrites.length > 0) {
         await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite(checkpointWrites, { ordered: true, session });
@@ -146,6 +178,30 @@ export class MongoReadModelStore implements ReadModelStore {
   async getCheckpoints(): Promise<Record<string, number>> {
     const rows = await this.db.collection<CheckpointRow>(CHECKPOINTS).find({}).toArray();
     return Object.fromEntries(rows.map((row) => [row._id, row.position]));
+  }
+
+  async listDeadLetters(projection?: string): Promise<DeadLetter[]> {
+    const filter = projection === undefined ? {} : { projection: { $eq: String(projection) } };
+    const rows = await this.db
+      .collection<DeadLetterRow>(DEAD_LETTERS)
+      .find(filter, { sort: { projection: 1, position: 1 } })
+      .toArray();
+    return rows.map(({ _id, ...letter }) => ({
+      projection: letter.projection,
+      position: letter.position,
+      eventId: letter.eventId,
+      streamId: letter.streamId,
+      eventType: letter.eventType,
+      error: letter.error,
+      firstFailedAt: letter.firstFailedAt,
+      lastFailedAt: letter.lastFailedAt,
+      attempts: letter.attempts,
+    }));
+  }
+
+  async removeDeadLetter(key: DeadLetterKey): Promise<boolean> {
+    const result = await this.db.collection<DeadLetterRow>(DEAD_LETTERS).deleteOne({ _id: deadLetterId(key) });
+    return result.deletedCount > 0;
   }
 
   async *scan<T>(collection: string): AsyncIterable<StoredDocument<T>> {
@@ -257,6 +313,22 @@ function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperati
     }
     return { updateOne: { filter: { _id: name }, update: { $set: { position } }, upsert: true } };
   });
+}
+
+function deadLetterId(key: DeadLetterKey): string {
+  if (typeof key.position !== 'number' || !Number.isFinite(key.position)) throw new Error('Invalid dead-letter position');
+  return `${String(key.projection)}@${key.position}`;
+}
+
+function deadLetterOps(changes: DeadLetterChanges | undefined): AnyBulkWriteOperation<DeadLetterRow>[] {
+  if (!changes) return [];
+  return [
+    ...(changes.park ?? []).map((letter) => {
+      const row: DeadLetterRow = { _id: deadLetterId(letter), ...letter };
+      return { replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true } };
+    }),
+    ...(changes.remove ?? []).map((key) => ({ deleteOne: { filter: { _id: deadLetterId(key) } } })),
+  ];
 }
 
 function selector(query: Omit<FindQuery, 'limit'>): Document {

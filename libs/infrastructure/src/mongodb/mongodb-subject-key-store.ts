@@ -48,6 +48,11 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
     );
   }
 
+  /** Whether any subject ever had a key here (live or destroyed): a start-up check, not part of the port. */
+  async holdsAnyKey(): Promise<boolean> {
+    return (await this.keys.findOne({}, { projection: { _id: 1 } })) !== null;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

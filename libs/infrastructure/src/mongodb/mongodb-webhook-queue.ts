@@ -6,10 +6,15 @@ import {
   FanoutBatch,
   FanoutLeaseLostError,
   SettleRequest,
+  SettleResult,
   Settlement,
   StoredAttempt,
+  TelemetryChange,
+  TelemetryDelta,
+  telemetryDeltas,
   WebhookQueue,
   WebhookRoute,
+  WebhookTelemetry,
 } from '@app/application/ports';
 
 interface FanoutDoc {
@@ -60,6 +65,20 @@ interface AttemptDoc {
   next_attempt_at: number | null;
 }
 
+/** One document per subscription, rewritten in place; fields are absent until first set. */
+interface TelemetryDoc {
+  _id: string;
+  failure_count?: number;
+  /** The count the last settle batch started from (returned to the worker). */
+  batch_base?: number;
+  last_attempt_at?: number;
+  last_triggered_at?: number;
+  last_response_status?: number | null;
+  attempts?: number;
+  failures?: number;
+  reset_generation?: number;
+}
+
 interface CounterDoc {
   _id: string;
   seq: number;
@@ -89,6 +108,7 @@ export class MongoWebhookQueue implements WebhookQueue {
   private readonly deliveries: Collection<DeliveryDoc>;
   private readonly attempts: Collection<AttemptDoc>;
   private readonly counters: Collection<CounterDoc>;
+  private readonly telemetry: Collection<TelemetryDoc>;
 
   constructor(
     private readonly client: MongoClient,
@@ -100,6 +120,7 @@ export class MongoWebhookQueue implements WebhookQueue {
     this.deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
     this.attempts = db.collection<AttemptDoc>('webhook_attempts');
     this.counters = db.collection<CounterDoc>('webhook_counters');
+    this.telemetry = db.collection<TelemetryDoc>('webhook_telemetry');
   }
 
   static async connect(url: string, dbName?: string): Promise<MongoWebhookQueue> {
@@ -171,7 +192,9 @@ export class MongoWebhookQueue implements WebhookQueue {
         await this.routes.deleteMany({ _id: { $in: ids } }, { session });
         await this.deliveries.deleteMany({ webhook_id: { $in: ids } }, { session });
         await this.attempts.deleteMany({ webhook_id: { $in: ids } }, { session });
+        await this.telemetry.deleteMany({ _id: { $in: ids } }, { session });
       }
+      for (const reset of batch.resetFailures ?? []) await this.applyReset(reset.webhookId, reset.generation, session);
       if (batch.deliveries.length > 0) {
         // Upsert-if-absent: a delivery already queued (a replayed batch) is left as it is.
         await this.deliveries.bulkWrite(
@@ -249,15 +272,18 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
-    return (await this.settleMany([{ claim, attempt, settlement }]))[0];
+    return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
   }
 
-  async settleMany(requests: readonly SettleRequest[]): Promise<boolean[]> {
-    if (requests.length === 0) return [];
+  async settleMany(requests: readonly SettleRequest[]): Promise<SettleResult> {
+    if (requests.length === 0) return { settled: [], telemetry: [] };
     let settled: boolean[] = [];
+    let telemetry: TelemetryChange[] = [];
     await this.inTransaction(async (session) => {
       settled = []; // withTransaction may run this again
+      telemetry = [];
       const attempts: DeliveryAttempt[] = [];
+      const attempted: { attempt: DeliveryAttempt; resetGeneration?: number }[] = [];
       for (const { claim, attempt, settlement } of requests) {
         const result = await this.deliveries.updateOne(
           { _id: claim.id, claim_token: claim.claimToken },
@@ -276,11 +302,64 @@ export class MongoWebhookQueue implements WebhookQueue {
         );
         const ok = result.matchedCount === 1;
         settled.push(ok);
-        if (ok && attempt) attempts.push(attempt);
+        if (ok && attempt) {
+          attempts.push(attempt);
+          attempted.push({ attempt, resetGeneration: requests[settled.length - 1].resetGeneration });
+        }
       }
       if (attempts.length > 0) await this.insertAttempts(attempts, session);
+      for (const delta of telemetryDeltas(attempted)) telemetry.push(await this.applyDelta(delta, session));
     });
-    return settled;
+    return { settled, telemetry };
+  }
+
+  /**
+   * One pipeline update per subscription of the batch: each stage reads the document as the
+   * previous one left it, and within a stage every expression reads it as it was, so the reset
+   * (a newer generation) is applied first, then the batch's attempts in order.
+   */
+  private async applyDelta(delta: TelemetryDelta, session?: ClientSession): Promise<TelemetryChange> {
+    const base = {
+      $cond: [{ $lt: [{ $ifNull: ['$reset_generation', -1] }, delta.resetGeneration] }, 0, { $ifNull: ['$failure_count', 0] }],
+    };
+    const doc = await this.telemetry.findOneAndUpdate(
+      { _id: delta.webhookId },
+      [
+        { $set: { batch_base: base } },
+        {
+          $set: {
+            failure_count: delta.anySuccess ? { $literal: delta.trailingFailures } : { $add: ['$batch_base', delta.failures] },
+            last_response_status: {
+              $cond: [{ $gte: [delta.lastAttemptedAt, { $ifNull: ['$last_attempt_at', -1] }] }, { $literal: delta.lastResponseStatus }, '$last_response_status'],
+            },
+            last_attempt_at: { $max: ['$last_attempt_at', delta.lastAttemptedAt] },
+            last_triggered_at: { $max: ['$last_triggered_at', delta.lastAttemptedAt] },
+            attempts: { $add: [{ $ifNull: ['$attempts', 0] }, delta.attempts] },
+            failures: { $add: [{ $ifNull: ['$failures', 0] }, delta.failures] },
+            reset_generation: { $max: [{ $ifNull: ['$reset_generation', 0] }, delta.resetGeneration] },
+          },
+        },
+      ],
+      { upsert: true, returnDocument: 'after', session },
+    );
+    return { webhookId: delta.webhookId, failureCountBefore: doc?.batch_base ?? 0, failureCount: doc?.failure_count ?? 0 };
+  }
+
+  /** Reset generation `generation`: the count becomes 0 only if an older generation was applied. */
+  private async applyReset(webhookId: string, generation: number, session?: ClientSession): Promise<void> {
+    const newer = { $lt: [{ $ifNull: ['$reset_generation', -1] }, generation] };
+    await this.telemetry.updateOne(
+      { _id: webhookId },
+      [
+        {
+          $set: {
+            failure_count: { $cond: [newer, 0, { $ifNull: ['$failure_count', 0] }] },
+            reset_generation: { $max: [{ $ifNull: ['$reset_generation', 0] }, generation] },
+          },
+        },
+      ],
+      { upsert: true, session },
+    );
   }
 
   async release(claim: { id: string; claimToken: string }): Promise<void> {
@@ -296,7 +375,29 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await this.insertAttempts([attempt]);
+    await this.inTransaction(async (session) => {
+      await this.insertAttempts([attempt], session);
+      await this.telemetry.updateOne({ _id: attempt.webhookId }, { $max: { last_triggered_at: attempt.attemptedAt } }, { upsert: true, session });
+    });
+  }
+
+  async resetFailures(webhookId: string, generation: number): Promise<void> {
+    await this.applyReset(webhookId, generation);
+  }
+
+  async loadTelemetry(webhookIds: readonly string[]): Promise<WebhookTelemetry[]> {
+    if (webhookIds.length === 0) return [];
+    const docs = await this.telemetry.find({ _id: { $in: webhookIds.map(String) } }).toArray();
+    return docs.map((doc) => ({
+      webhookId: doc._id,
+      failureCount: doc.failure_count ?? 0,
+      lastAttemptAt: doc.last_attempt_at ?? null,
+      lastTriggeredAt: doc.last_triggered_at ?? null,
+      lastResponseStatus: doc.last_response_status ?? null,
+      attempts: doc.attempts ?? 0,
+      failures: doc.failures ?? 0,
+      resetGeneration: doc.reset_generation ?? 0,
+    }));
   }
 
   /** The log is ordered by a counter (one `$inc` reserves a range), so pages are stable whatever the clocks say. */

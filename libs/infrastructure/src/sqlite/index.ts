@@ -3,3 +3,4 @@ export * from './sqlite-read-model-store';
 export * from './sqlite-idempotency-store';
 export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';
+export * from './sqlite-snapshot-store';

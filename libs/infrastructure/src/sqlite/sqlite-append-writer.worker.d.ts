@@ -1,17 +1,14 @@
-import type { AppendResult, ExpectedRevision, NewEvent } from '@app/application/ports';
+import type { AppendResult, ExpectedRevision, StreamAppend } from '@app/application/ports';
 
-export interface AppendRequest {
-  streamId: string;
-  events: NewEvent[];
-  expectedRevision: ExpectedRevision;
-}
+export type AppendRequest = StreamAppend;
 
-export type AppendOutcome =
-  | { ok: AppendResult }
-  | { conflict: { streamId: string; expected: ExpectedRevision; actual: number | 'no_stream' } };
+export type Conflict = { conflict: { streamId: string; expected: ExpectedRevision; actual: number | 'no_stream' } };
+
+/** The outcome of one group of appends: every append written, or none. */
+export type GroupOutcome = { ok: AppendResult[] } | Conflict;
 
 export interface AppendWriter {
-  write(appends: AppendRequest[]): AppendOutcome[];
+  write(groups: AppendRequest[][]): GroupOutcome[];
   close(): void;
 }
 

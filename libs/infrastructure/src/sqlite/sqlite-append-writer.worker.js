@@ -4,9 +4,10 @@
  * runs in a worker thread (the default: an fsync then never blocks the API's event loop) and
  * inline (`require`d by the adapter), from the TypeScript sources under jest and from dist alike.
  *
- * A batch of appends is written in one IMMEDIATE transaction (one fsync with synchronous=FULL).
- * Each append is checked against its expected revision before anything of it is written, so a
- * wrong expected revision rejects that append alone.
+ * A batch of groups is written in one IMMEDIATE transaction (one fsync with synchronous=FULL). A
+ * group is the appends of one caller: one stream, or several streams that must change together
+ * (a project and its workspace's slot count). Each group runs in a savepoint: a wrong expected
+ * revision on any of its streams undoes that group alone, and the rest of the batch is written.
  */
 const Database = require('./sqlite-driver');
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
@@ -79,11 +80,45 @@ function openWriter(file) {
     return { ok: { nextRevision: revision, position } };
   }
 
-  const writeBatch = db.transaction((appends) => appends.map(appendOne));
+  /** Thrown inside a group's savepoint to roll the group back; carries the conflict out. */
+  class GroupConflict extends Error {
+    constructor(outcome) {
+      super('conflict');
+      this.outcome = outcome;
+    }
+  }
+  // Called inside the batch transaction, better-sqlite3 runs this as a SAVEPOINT: a throw rolls
+  // back this group's rows only.
+  const writeGroupInSavepoint = db.transaction((appends) =>
+    appends.map((append) => {
+      const outcome = appendOne(append);
+      if (outcome.conflict) throw new GroupConflict(outcome);
+      return outcome.ok;
+    }),
+  );
+
+  function writeGroup(appends) {
+    // A single append checks its revision before writing anything: no savepoint needed.
+    if (appends.length === 1) {
+      const outcome = appendOne(appends[0]);
+      return outcome.conflict ? outcome : { ok: [outcome.ok] };
+    }
+    try {
+      return { ok: writeGroupInSavepoint(appends) };
+    } catch (error) {
+      if (error instanceof GroupConflict) return error.outcome;
+      throw error;
+    }
+  }
+
+  const writeBatch = db.transaction((groups) => groups.map(writeGroup));
 
   return {
-    /** Returns one outcome per append: { ok } or { conflict }; throws if the transaction failed. */
-    write: (appends) => writeBatch.immediate(appends),
+    /**
+     * `groups`: arrays of appends. Returns one outcome per group: { ok: [result per append] } or
+     * { conflict } (nothing of that group written); throws if the transaction failed (nothing written).
+     */
+    write: (groups) => writeBatch.immediate(groups),
     close: () => db.close(),
   };
 }
@@ -103,7 +138,7 @@ if (!isMainThread && workerData && workerData.eventStoreFile) {
       return;
     }
     try {
-      parentPort.postMessage({ id: message.id, outcomes: writer.write(message.appends) });
+      parentPort.postMessage({ id: message.id, outcomes: writer.write(message.groups) });
     } catch (error) {
       parentPort.postMessage({ id: message.id, failure: String((error && error.message) || error) });
     }

@@ -7,14 +7,17 @@ import {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
-import { AppendOutcome, AppendRequest, AppendWriter, openWriter } from './sqlite-append-writer.worker';
+import { AppendRequest, AppendWriter, GroupOutcome, openWriter } from './sqlite-append-writer.worker';
 
-interface PendingAppend extends AppendRequest {
-  resolve(result: AppendResult): void;
+/** One caller's appends (one stream, or several written together), waiting for the next batch. */
+interface PendingGroup {
+  appends: AppendRequest[];
+  resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
 
@@ -57,7 +60,7 @@ const WORKER_EXIT_GRACE_MS = 10_000;
 class WorkerWriter {
   private readonly worker: Worker;
   private readonly ready: Promise<void>;
-  private readonly waiting = new Map<number, { resolve(o: AppendOutcome[]): void; reject(e: unknown): void }>();
+  private readonly waiting = new Map<number, { resolve(o: GroupOutcome[]): void; reject(e: unknown): void }>();
   private nextId = 1;
   private failed: Error | null = null;
   private readonly exited: Promise<void>;
@@ -79,7 +82,7 @@ class WorkerWriter {
       this.worker.once('message', () => resolve());
       this.worker.once('error', reject);
     });
-    this.worker.on('message', (message: { id?: number; outcomes?: AppendOutcome[]; failure?: string }) => {
+    this.worker.on('message', (message: { id?: number; outcomes?: GroupOutcome[]; failure?: string }) => {
       if (message.id === undefined) return;
       const waiter = this.waiting.get(message.id);
       this.waiting.delete(message.id);
@@ -93,13 +96,13 @@ class WorkerWriter {
     });
   }
 
-  async write(appends: AppendRequest[]): Promise<AppendOutcome[]> {
+  async write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
     await this.ready;
     if (this.failed) throw this.failed;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, appends });
+      this.worker.postMessage({ id, groups });
     });
   }
 
@@ -122,8 +125,8 @@ class InlineWriter {
   constructor(file: string) {
     this.writer = openWriter(file);
   }
-  async write(appends: AppendRequest[]): Promise<AppendOutcome[]> {
-    return this.writer.write(appends);
+  async write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
+    return this.writer.write(groups);
   }
   async close(): Promise<void> {
     this.writer.close();
@@ -143,7 +146,9 @@ class InlineWriter {
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly writer: WorkerWriter | InlineWriter;
-  private pending: PendingAppend[] = [];
+  private pending: PendingGroup[] = [];
+  /** One SQLite transaction writes every stream of a multi-stream append. */
+  readonly atomicMultiStream = true;
   private writing = false;
   private readonly listeners = new Set<() => void>();
   private closed = false;
@@ -173,14 +178,20 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  appendToStream(
+  async appendToStream(
     streamId: string,
     events: NewEvent[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
+    const [result] = await this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+    return result;
+  }
+
+  appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
+    if (appends.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.pending.push({ streamId, events, expectedRevision: options.expectedRevision, resolve, reject });
+      this.pending.push({ appends, resolve, reject });
       if (!this.writing) {
         this.writing = true;
         // Let the appends of this turn of the event loop join the first batch.
@@ -193,18 +204,18 @@ export class SqliteEventStore implements EventStore {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      let outcomes: AppendOutcome[];
+      let outcomes: GroupOutcome[];
       try {
-        outcomes = await this.writer.write(batch.map(({ streamId, events, expectedRevision }) => ({ streamId, events, expectedRevision })));
+        outcomes = await this.writer.write(batch.map((group) => group.appends));
       } catch (error) {
         // The transaction rolled back: nothing of this batch was written.
-        for (const append of batch) append.reject(error);
+        for (const group of batch) group.reject(error);
         continue;
       }
-      batch.forEach((append, i) => {
+      batch.forEach((group, i) => {
         const outcome = outcomes[i];
-        if ('ok' in outcome) append.resolve(outcome.ok);
-        else append.reject(new WrongExpectedRevisionError(outcome.conflict.streamId, outcome.conflict.expected, outcome.conflict.actual));
+        if ('ok' in outcome) group.resolve(outcome.ok);
+        else group.reject(new WrongExpectedRevisionError(outcome.conflict.streamId, outcome.conflict.expected, outcome.conflict.actual));
       });
       for (const listener of this.listeners) listener();
     }

@@ -1,6 +1,9 @@
 import Database from './sqlite-driver';
 import {
   CollectionSpec,
+  DeadLetter,
+  DeadLetterChanges,
+  DeadLetterKey,
   DocumentJson,
   Filter,
   FindQuery,
@@ -12,6 +15,18 @@ import {
 
 /** A row of `SELECT id, workspace_id, seq, version, doc` in raw (array) mode. */
 type DocRow = [id: string, workspaceId: string | null, seq: number, version: number, doc: string];
+
+interface DeadLetterRow {
+  projection: string;
+  position: number;
+  event_id: string;
+  stream_id: string;
+  event_type: string;
+  error: string;
+  first_failed_at: number;
+  last_failed_at: number;
+  attempts: number;
+}
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 /**
@@ -56,6 +71,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   /** Collections filled in bulk whose secondary indexes are not built yet (see `init`). */
   private readonly deferredIndexes = new Set<string>();
   private readonly saveCheckpoint: Database.Statement;
+  private readonly parkDeadLetter: Database.Statement;
+  private readonly deleteDeadLetter: Database.Statement;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -66,6 +83,17 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.saveCheckpoint = this.db.prepare(
       'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
     );
+    // Parked events live beside the checkpoints, so parking one and moving past it is one transaction.
+    this.db.exec(`CREATE TABLE IF NOT EXISTS dead_letters (
+      projection TEXT NOT NULL, position INTEGER NOT NULL, event_id TEXT NOT NULL, stream_id TEXT NOT NULL,
+      event_type TEXT NOT NULL, error TEXT NOT NULL, first_failed_at INTEGER NOT NULL, last_failed_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL, PRIMARY KEY (projection, position)
+    )`);
+    this.parkDeadLetter = this.db.prepare(
+      `INSERT OR REPLACE INTO dead_letters (projection, position, event_id, stream_id, event_type, error, first_failed_at, last_failed_at, attempts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteDeadLetter = this.db.prepare('DELETE FROM dead_letters WHERE projection = ? AND position = ?');
   }
 
   /**
@@ -167,16 +195,17 @@ export class SqliteReadModelStore implements ReadModelStore {
     return row ? toStored<T>(row) : null;
   }
 
+  /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as DocRow[];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as DocRow[];
     return rows.map((row) => toStored<T>(row));
   }
 
   /** Reads only `seq` and the JSON text: no id or workspace strings to make, nothing to parse. */
   async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
     const { sql, params } = this.select(collection, query, 'SELECT seq, doc');
-    const rows = this.rawStatement(`${sql} ORDER BY seq LIMIT ?`).all(...params, query.limit) as [number, string][];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as [number, string][];
     return rows.map(([seq, json]) => ({ seq, json }));
   }
 
@@ -216,11 +245,40 @@ export class SqliteReadModelStore implements ReadModelStore {
     return { sql, params };
   }
 
-  async apply(ops: WriteOp[], checkpoints: Record<string, number>): Promise<void> {
+  async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
     this.db.transaction(() => {
       for (const op of ops) this.applyOne(op);
+      if (deadLetters) {
+        for (const d of deadLetters.park ?? []) {
+          this.parkDeadLetter.run(d.projection, d.position, d.eventId, d.streamId, d.eventType, d.error, d.firstFailedAt, d.lastFailedAt, d.attempts);
+        }
+        for (const key of deadLetters.remove ?? []) this.deleteDeadLetter.run(key.projection, key.position);
+      }
       for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
     })();
+  }
+
+  async listDeadLetters(projection?: string): Promise<DeadLetter[]> {
+    const rows = (
+      projection === undefined
+        ? this.statement('SELECT * FROM dead_letters ORDER BY projection, position').all()
+        : this.statement('SELECT * FROM dead_letters WHERE projection = ? ORDER BY position').all(projection)
+    ) as DeadLetterRow[];
+    return rows.map((row) => ({
+      projection: row.projection,
+      position: row.position,
+      eventId: row.event_id,
+      streamId: row.stream_id,
+      eventType: row.event_type,
+      error: row.error,
+      firstFailedAt: row.first_failed_at,
+      lastFailedAt: row.last_failed_at,
+      attempts: row.attempts,
+    }));
+  }
+
+  async removeDeadLetter(key: DeadLetterKey): Promise<boolean> {
+    return this.deleteDeadLetter.run(key.projection, key.position).changes > 0;
   }
 
   private applyOne(op: WriteOp): void {

@@ -6,10 +6,14 @@ import {
   FanoutBatch,
   FanoutLeaseLostError,
   SettleRequest,
+  SettleResult,
   Settlement,
   StoredAttempt,
+  TelemetryChange,
+  telemetryDeltas,
   WebhookQueue,
   WebhookRoute,
+  WebhookTelemetry,
 } from '@app/application/ports';
 
 interface DeliveryRow {
@@ -40,6 +44,17 @@ interface AttemptRow {
   response_body: string | null;
   error: string | null;
   next_attempt_at: number | null;
+}
+
+interface TelemetryRow {
+  webhook_id: string;
+  failure_count: number;
+  last_attempt_at: number | null;
+  last_triggered_at: number | null;
+  last_response_status: number | null;
+  attempts: number;
+  failures: number;
+  reset_generation: number;
 }
 
 const FANOUT = 'fanout';
@@ -98,6 +113,13 @@ export class SqliteWebhookQueue implements WebhookQueue {
       );
       CREATE INDEX IF NOT EXISTS webhook_attempts_by_webhook ON webhook_attempts (webhook_id, seq);
       CREATE INDEX IF NOT EXISTS webhook_attempts_by_time ON webhook_attempts (attempted_at);
+      -- One row per subscription, rewritten in place: it never grows with the attempts.
+      -- batch_base is the count the last settle batch started from (returned to the worker).
+      CREATE TABLE IF NOT EXISTS webhook_telemetry (
+        webhook_id TEXT PRIMARY KEY, failure_count INTEGER NOT NULL DEFAULT 0, batch_base INTEGER NOT NULL DEFAULT 0,
+        last_attempt_at INTEGER, last_triggered_at INTEGER, last_response_status INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0, reset_generation INTEGER NOT NULL DEFAULT 0
+      );
     `);
     this.stmt = this.prepare();
   }
@@ -121,6 +143,49 @@ export class SqliteWebhookQueue implements WebhookQueue {
       deleteRoute: db.prepare('DELETE FROM webhook_routes WHERE webhook_id = ?'),
       deleteDeliveriesOf: db.prepare('DELETE FROM webhook_deliveries WHERE webhook_id = ?'),
       deleteAttemptsOf: db.prepare('DELETE FROM webhook_attempts WHERE webhook_id = ?'),
+      deleteTelemetryOf: db.prepare('DELETE FROM webhook_telemetry WHERE webhook_id = ?'),
+      // Every expression of the UPDATE reads the row as it was: the reset (a newer generation)
+      // is applied first, then the batch's attempts, in order (see telemetryDeltas).
+      settleTelemetry: db.prepare<
+        {
+          webhookId: string;
+          generation: number;
+          attempts: number;
+          failures: number;
+          anySuccess: number;
+          trailing: number;
+          lastAt: number;
+          status: number | null;
+        },
+        { batch_base: number; failure_count: number }
+      >(
+        `INSERT INTO webhook_telemetry (webhook_id, failure_count, batch_base, last_attempt_at, last_triggered_at,
+           last_response_status, attempts, failures, reset_generation)
+         VALUES (@webhookId, CASE WHEN @anySuccess THEN @trailing ELSE @failures END, 0, @lastAt, @lastAt, @status,
+           @attempts, @failures, @generation)
+         ON CONFLICT (webhook_id) DO UPDATE SET
+           batch_base = CASE WHEN reset_generation < @generation THEN 0 ELSE failure_count END,
+           failure_count = CASE WHEN @anySuccess THEN @trailing
+                                WHEN reset_generation < @generation THEN @failures
+                                ELSE failure_count + @failures END,
+           last_response_status = CASE WHEN @lastAt >= coalesce(last_attempt_at, -1) THEN @status ELSE last_response_status END,
+           last_attempt_at = max(coalesce(last_attempt_at, @lastAt), @lastAt),
+           last_triggered_at = max(coalesce(last_triggered_at, @lastAt), @lastAt),
+           attempts = attempts + @attempts,
+           failures = failures + @failures,
+           reset_generation = max(reset_generation, @generation)
+         RETURNING batch_base, failure_count`,
+      ),
+      triggered: db.prepare(
+        `INSERT INTO webhook_telemetry (webhook_id, last_triggered_at) VALUES (?, ?)
+         ON CONFLICT (webhook_id) DO UPDATE SET last_triggered_at = max(coalesce(last_triggered_at, excluded.last_triggered_at), excluded.last_triggered_at)`,
+      ),
+      resetFailures: db.prepare(
+        `INSERT INTO webhook_telemetry (webhook_id, reset_generation) VALUES (?, ?)
+         ON CONFLICT (webhook_id) DO UPDATE SET failure_count = 0, reset_generation = excluded.reset_generation
+         WHERE reset_generation < excluded.reset_generation`,
+      ),
+      telemetry: db.prepare<[string], TelemetryRow>('SELECT * FROM webhook_telemetry WHERE webhook_id IN (SELECT value FROM json_each(?))'),
       insertDelivery: db.prepare(
         `INSERT OR IGNORE INTO webhook_deliveries
            (id, webhook_id, workspace_id, event_id, event_type, payload, created_at, status, next_attempt_at)
@@ -215,7 +280,9 @@ export class SqliteWebhookQueue implements WebhookQueue {
           this.stmt.deleteRoute.run(webhookId);
           this.stmt.deleteDeliveriesOf.run(webhookId);
           this.stmt.deleteAttemptsOf.run(webhookId);
+          this.stmt.deleteTelemetryOf.run(webhookId);
         }
+        for (const reset of batch.resetFailures ?? []) this.stmt.resetFailures.run(reset.webhookId, reset.generation);
         for (const delivery of batch.deliveries) this.stmt.insertDelivery.run(delivery);
         this.stmt.moveCheckpoint.run(batch.checkpoint, FANOUT);
       })
@@ -243,13 +310,33 @@ export class SqliteWebhookQueue implements WebhookQueue {
   }
 
   async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
-    return (await this.settleMany([{ claim, attempt, settlement }]))[0];
+    return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
   }
 
-  /** One transaction for the whole batch: one WAL commit instead of one per attempt. */
-  async settleMany(requests: readonly SettleRequest[]): Promise<boolean[]> {
-    if (requests.length === 0) return [];
-    return this.db.transaction(() => requests.map((request) => this.settleOne(request)))();
+  /**
+   * One transaction for the whole batch: one WAL commit instead of one per attempt, the telemetry
+   * included (one statement per subscription of the batch).
+   */
+  async settleMany(requests: readonly SettleRequest[]): Promise<SettleResult> {
+    if (requests.length === 0) return { settled: [], telemetry: [] };
+    return this.db.transaction(() => {
+      const settled = requests.map((request) => this.settleOne(request));
+      const attempted = requests.filter((request, i) => settled[i] && request.attempt) as (SettleRequest & { attempt: DeliveryAttempt })[];
+      const telemetry: TelemetryChange[] = telemetryDeltas(attempted).map((delta) => {
+        const row = this.stmt.settleTelemetry.get({
+          webhookId: delta.webhookId,
+          generation: delta.resetGeneration,
+          attempts: delta.attempts,
+          failures: delta.failures,
+          anySuccess: delta.anySuccess ? 1 : 0,
+          trailing: delta.trailingFailures,
+          lastAt: delta.lastAttemptedAt,
+          status: delta.lastResponseStatus,
+        })!;
+        return { webhookId: delta.webhookId, failureCountBefore: row.batch_base, failureCount: row.failure_count };
+      });
+      return { settled, telemetry };
+    })();
   }
 
   private settleOne({ claim, attempt, settlement }: SettleRequest): boolean {
@@ -276,7 +363,28 @@ export class SqliteWebhookQueue implements WebhookQueue {
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    this.insertAttempt(attempt);
+    this.db.transaction(() => {
+      this.insertAttempt(attempt);
+      this.stmt.triggered.run(attempt.webhookId, attempt.attemptedAt);
+    })();
+  }
+
+  async resetFailures(webhookId: string, generation: number): Promise<void> {
+    this.stmt.resetFailures.run(webhookId, generation);
+  }
+
+  async loadTelemetry(webhookIds: readonly string[]): Promise<WebhookTelemetry[]> {
+    if (webhookIds.length === 0) return [];
+    return this.stmt.telemetry.all(JSON.stringify(webhookIds)).map((row) => ({
+      webhookId: row.webhook_id,
+      failureCount: row.failure_count,
+      lastAttemptAt: row.last_attempt_at,
+      lastTriggeredAt: row.last_triggered_at,
+      lastResponseStatus: row.last_response_status,
+      attempts: row.attempts,
+      failures: row.failures,
+      resetGeneration: row.reset_generation,
+    }));
   }
 
   private insertAttempt(attempt: DeliveryAttempt) {

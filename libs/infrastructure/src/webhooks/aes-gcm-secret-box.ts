@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { WebhookSecretBox } from '@app/application/ports';
+import { readOrCreateSharedFile } from '../fs/shared-file';
 
 const VERSION = 'v1';
 const KEY_BYTES = 32;
@@ -28,16 +28,12 @@ export class AesGcmSecretBox implements WebhookSecretBox {
   }
 
   /**
-   * Reads the key file, or creates it (exclusively, mode 0600) when it does not exist yet. Every
-   * process of a deployment must see the same file: sealed secrets open only with their key.
+   * Reads the key file, or creates it (atomically, mode 0600) when it does not exist yet. Every
+   * process of a deployment must see the same file: sealed secrets open only with their key. An
+   * exclusive create alone let a process starting at the same moment read the file still empty.
    */
   static fromKeyFile(file: string): AesGcmSecretBox {
-    try {
-      writeFileSync(file, `${randomBytes(KEY_BYTES).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const text = readFileSync(file, 'utf8').trim();
+    const text = readOrCreateSharedFile(file, () => randomBytes(KEY_BYTES).toString('hex')).value;
     if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} does not hold a 256-bit hex key`);
     return new AesGcmSecretBox(Buffer.from(text, 'hex'));
   }

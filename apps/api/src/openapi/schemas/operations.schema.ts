@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { Difference, ProjectionStatus, RebuildProgress, VerifyReport } from '@app/application';
+import type { DeadLetter, Difference, ProjectionStatus, RebuildProgress, VerifyReport } from '@app/application';
 import { EXAMPLE, Millis } from './common.schema';
 
 @ApiSchema({ name: 'RebuildProgress', description: 'Progress of a blue/green projection rebuild.' })
@@ -57,6 +57,60 @@ export class ProjectionStatusSchema implements ProjectionStatus {
 export class ProjectionStatusListSchema {
   @ApiProperty({ type: () => [ProjectionStatusSchema] })
   projections!: ProjectionStatus[];
+}
+
+@ApiSchema({ name: 'DeadLetter', description: 'An event a projector threw on, parked for that projection only.' })
+export class DeadLetterSchema implements DeadLetter {
+  @ApiProperty({ example: 'jobs' })
+  projection!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Store position of the event', example: 4711 })
+  position!: number;
+
+  @ApiProperty({ example: 'b0d6f4c2-3f5e-4a8b-9c1d-2e3f4a5b6c7d' })
+  eventId!: string;
+
+  @ApiProperty({ example: `job-${EXAMPLE.jobId}` })
+  streamId!: string;
+
+  @ApiProperty({ example: 'job.updated' })
+  eventType!: string;
+
+  @ApiProperty({ description: "The projector's error message", example: "Cannot read properties of undefined (reading 'start_date')" })
+  error!: string;
+
+  @Millis()
+  firstFailedAt!: number;
+
+  @Millis()
+  lastFailedAt!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Failed attempts: 1 when parked, one more per failed retry', example: 1 })
+  attempts!: number;
+}
+
+@ApiSchema({ name: 'DeadLetterList' })
+export class DeadLetterListSchema {
+  @ApiProperty({ type: () => [DeadLetterSchema] })
+  dead_letters!: DeadLetter[];
+}
+
+@ApiSchema({ name: 'DeadLetterRetried', description: 'What a retry did: `applied` (the dead letter is gone) or `failed` (it records the new attempt).' })
+export class DeadLetterRetriedSchema {
+  @ApiProperty({ enum: ['applied', 'failed'], example: 'applied' })
+  outcome!: 'applied' | 'failed';
+
+  @ApiProperty({ type: () => DeadLetterSchema })
+  dead_letter!: DeadLetter;
+}
+
+@ApiSchema({ name: 'DeadLetterSkipped' })
+export class DeadLetterSkippedSchema {
+  @ApiProperty({ example: 'Dead letter skipped' })
+  message!: string;
+
+  @ApiProperty({ type: () => DeadLetterSchema })
+  dead_letter!: DeadLetter;
 }
 
 @ApiSchema({ name: 'RebuildStarted', description: 'The rebuild started; poll GET /v1/admin/projections for its progress.' })
@@ -155,6 +209,13 @@ export class ReadinessChecksSchema {
 
   @ApiProperty({ required: false, description: '`ok`, or `behind: <projection> (<lag>), ...`', example: 'ok' })
   projections?: string;
+
+  @ApiProperty({
+    required: false,
+    description: 'Present when a projection holds parked events (still ready): `dead letters: <projection> (<count>), ...`. See GET /v1/admin/projections/dead-letters.',
+    example: 'dead letters: jobs (1)',
+  })
+  degraded?: string;
 }
 
 @ApiSchema({ name: 'Ready', description: 'Both stores answer and every projection is caught up.' })

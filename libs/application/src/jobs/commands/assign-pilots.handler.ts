@@ -102,7 +102,8 @@ export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsComm
     return {
       message: 'Pilots unassigned successfully',
       pilots_removed: event.data.pilot_ids,
-      assignments_removed: event.data.assignments_removed,
+      // One record per pilot and occurrence went (spec 4.2); the event keeps the two factors.
+      assignments_removed: event.data.pilot_ids.length * event.data.occurrences_per_pilot,
     };
   }
 }

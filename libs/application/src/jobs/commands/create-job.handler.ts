@@ -1,13 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
-  DomainError,
   JOB_MESSAGES,
   jobDecider,
   jobStream,
   notFound,
   PROJECT_NOT_FOUND,
   projectDecider,
+  projectJobsDecider,
+  projectJobsStream,
   projectStream,
   validationError,
 } from '@app/domain';
@@ -15,8 +16,9 @@ import { CLOCK, Clock } from '../../ports/clock.port';
 import { ID_GENERATOR, IdGenerator } from '../../ports/id-generator.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { isJobTypeOfWorkspace } from '../../job-types/job-type-lookup';
+import { newResourceId } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
-import { requireWorkspace } from '../../shared/tenant';
+import { ownedBy, requireWorkspace } from '../../shared/tenant';
 import { assertOwnLiveProject } from '../job-access';
 import { CreateJobCommand } from './create-job.command';
 
@@ -33,27 +35,25 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, { id:
     const workspaceId = requireWorkspace(context);
     await assertOwnLiveProject(this.repository, context, projectId);
     if (!(await isJobTypeOfWorkspace(this.read, workspaceId, input.type))) throw validationError(JOB_MESSAGES.typeUnknown);
-    const id = this.ids.next('job');
-    await this.repository.execute(
-      jobDecider,
-      jobStream(id),
-      { type: 'CreateJob', id, workspaceId, projectId, input, now: this.clock.now() },
-      context,
-    );
-
-    // The project may have been deleted since the check above. Its deletion removes every job the
-    // read models show once `project.deleted` is in (see deleteProjectJobs); a job appended after
-    // that is this handler's to remove. Reading the project stream after our append sees any
-    // deletion appended before it, so no job outlives its project.
-    const { state } = await this.repository.load(projectDecider, projectStream(projectId));
-    if (state.status !== 'live') {
-      await this.repository
-        .execute(jobDecider, jobStream(id), { type: 'DeleteJob', now: this.clock.now() }, context)
-        .catch((error: unknown) => {
-          if (!(error instanceof DomainError && error.kind === 'not_found')) throw error; // the cascade was quicker
-        });
-      throw notFound(PROJECT_NOT_FOUND);
-    }
+    const id = newResourceId(this.ids, 'job', context, [projectId]);
+    const now = this.clock.now();
+    // One write: the job, its place in the project's job list, and (checked, not written) the
+    // project's stream. A project deleted meanwhile moves that stream, the write fails, and the
+    // retry sees the deletion; a deletion deciding meanwhile sees the list move and fails likewise.
+    // So no job outlives its project.
+    await this.repository.transact(projectJobsStream(projectId), context, async (unit) => {
+      const { state: project } = await unit.load(projectDecider, projectStream(projectId));
+      if (project.status !== 'live' || !ownedBy(project.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+      const job = await unit.decide(
+        jobDecider,
+        jobStream(id),
+        { type: 'CreateJob', id, workspaceId, projectId, input, now },
+        { order: 'last' },
+      );
+      if (job.events.length > 0) {
+        await unit.decide(projectJobsDecider, projectJobsStream(projectId), { type: 'AddJob', workspaceId, projectId, jobId: id }, { order: 'first' });
+      }
+    });
     return { id };
   }
 }

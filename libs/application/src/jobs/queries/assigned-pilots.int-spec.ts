@@ -47,7 +47,7 @@ describe('assignedPilots (job_assignments read model, embedded SQLite)', () => {
       expected.push(...ids);
     }
     const removed = [expected[0], expected[450], expected[699]];
-    await project({ type: 'job.pilots_unassigned', data: { ...ref, pilot_ids: removed, assignments_removed: 9, unassigned: 2 } }, 8);
+    await project({ type: 'job.pilots_unassigned', data: { ...ref, pilot_ids: removed, occurrences_per_pilot: 3, unassigned: 2 } }, 8);
     await project(assigned(['usr_last']), 9);
 
     const pilots = await assignedPilots(store, 'ws_1', 'job_1');

@@ -10,10 +10,20 @@ import {
 } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { ID_GENERATOR, IdGenerator } from '../../ports/id-generator.port';
+import { newResourceId } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
 import { CreateProjectCommand } from './create-project.command';
 
+/**
+ * Creates a project and takes one of its workspace's slots in one write: `project.created` on the
+ * project's stream (expected: no stream) and `workspace.project_slot_reserved` on the workspace's,
+ * atomically on the embedded store. A failure anywhere leaves neither; a project that already
+ * exists (a retry) takes no second slot. On EventStoreDB the reservation is appended first and
+ * the slot reconciler releases one whose project never appeared (docs/decisions.md).
+ *
+ * Creates in one workspace are queued on its stream and decided together: one append for all.
+ */
 @CommandHandler(CreateProjectCommand)
 export class CreateProjectHandler implements ICommandHandler<CreateProjectCommand, { id: string }> {
   constructor(
@@ -24,7 +34,9 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
 
   async execute({ context, input }: CreateProjectCommand) {
     const workspaceId = requireWorkspace(context);
-    const id = this.ids.next('prj');
+    // A retried request with the same Idempotency-Key names the same project: it cannot take a
+    // second slot even when its first run died after writing and before its answer was stored.
+    const id = newResourceId(this.ids, 'prj', context);
     const create: ProjectCommand = {
       type: 'CreateProject',
       id,
@@ -39,16 +51,13 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
       createdBy: createdByOf(context.actor),
       now: this.clock.now(),
     };
-    // Validate before taking a slot, so a bad request never holds one.
-    projectDecider.decide(create, projectDecider.initialState());
-    await this.repository.execute(
-      workspaceDecider,
-      workspaceStream(workspaceId),
-      { type: 'ReserveProjectSlot', projectId: id },
-      context,
-      { waitForReadModels: false },
-    );
-    await this.repository.execute(projectDecider, projectStream(id), create, context);
+    const workspace = workspaceStream(workspaceId);
+    await this.repository.transact(workspace, context, async (unit) => {
+      const project = await unit.decide(projectDecider, projectStream(id), create, { order: 'last' });
+      if (project.events.length > 0) {
+        await unit.decide(workspaceDecider, workspace, { type: 'ReserveProjectSlot', projectId: id }, { order: 'first' });
+      }
+    });
     return { id };
   }
 }

@@ -20,7 +20,6 @@ import { WEBHOOK_SECRET_BOX, WebhookSecretBox } from '../../ports/webhook-secret
 import { CommandContext } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { ownedBy, requireWorkspace } from '../../shared/tenant';
-import { dispatcherContext } from '../dispatch/delivery-worker';
 import { WEBHOOK_DISPATCHER, WebhookDispatcher } from '../dispatch/webhook-dispatcher';
 import { WebhookSender } from '../dispatch/webhook-sender';
 import { WebhookTargetGuard } from '../webhook-target-guard';
@@ -108,15 +107,26 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     private readonly repository: EventSourcedRepository,
     private readonly guard: WebhookTargetGuard,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(WEBHOOK_QUEUE) private readonly queue: WebhookQueue,
   ) {}
 
+  /**
+   * `status: active` resets the failure count, which lives in the delivery store: the reset is
+   * recorded on the stream as the next reset generation, then applied to the telemetry at once
+   * (so the answer's read shows 0). Should this process die in between, the fan-out applies it
+   * when it passes the event, and a worker that loaded the new state applies it with its next
+   * settle; each generation is applied once, so none of them wipes failures counted after it.
+   */
   async execute({ context, webhookId, changes }: UpdateWebhookCommand) {
     // Existence first, so another workspace's webhook is "not found" before its URL is judged.
     const current = await loadOwnWebhook(this.repository, context, webhookId);
     if (changes.url !== undefined && changes.url !== current.fields.url) {
       await this.guard.assertAllowed(parseWebhookUrl(changes.url, WEBHOOK_MESSAGES.urlUpdate));
     }
-    const outcome = await onOwnWebhook(this.repository, context, webhookId, { type: 'UpdateWebhook', changes, now: this.clock.now() });
+    const failureCount = changes.status === 'active' ? ((await this.queue.loadTelemetry([webhookId]))[0]?.failureCount ?? current.fields.failure_count) : undefined;
+    const outcome = await onOwnWebhook(this.repository, context, webhookId, { type: 'UpdateWebhook', changes, now: this.clock.now(), failureCount });
+    const after = outcome.state as LiveWebhook;
+    if (after.resetGeneration > current.resetGeneration) await this.queue.resetFailures(webhookId, after.resetGeneration);
     return { revision: outcome.revision };
   }
 }
@@ -189,23 +199,9 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand> {
       error: outcome.error,
       nextAttemptAt: null,
     };
+    // The attempt log and last_triggered_at, in one write; nothing on the webhook's stream (a
+    // test never changes failure_count nor pauses, so there is no change of state to record).
     await this.queue.recordAttempt(attempt);
-    await this.repository.execute(
-      webhookDecider,
-      webhookStream(webhookId),
-      {
-        type: 'RecordDeliveryAttempt',
-        deliveryId: id,
-        attempt: 1,
-        succeeded: outcome.succeeded,
-        gone: outcome.gone,
-        responseStatus: outcome.responseStatus,
-        test: true,
-        attemptedAt: outcome.attemptedAt,
-        pauseAfterFailures: Number.MAX_SAFE_INTEGER,
-      },
-      { ...dispatcherContext(webhook.workspaceId, id), actor: context.actor, requestId: context.requestId },
-    );
     return { ...attempt, seq: 0 };
   }
 }

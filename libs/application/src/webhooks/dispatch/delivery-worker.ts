@@ -1,9 +1,9 @@
-import { webhookDecider, WebhookState, webhookStream } from '@app/domain';
+import { pauseRuleCrossing, webhookDecider, WebhookState, webhookStream } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
-import { ClaimedDelivery, DeliveryAttempt, Settlement, SettleRequest, WebhookQueue } from '../../ports/webhook-queue.port';
+import { ClaimedDelivery, DeliveryAttempt, Settlement, SettleRequest, TelemetryChange, WebhookQueue } from '../../ports/webhook-queue.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { WebhookSettings } from '../webhook-settings';
-import { AttemptRecorder } from './attempt-recorder';
+import { dispatcherContext } from './dispatcher-context';
 import { nextRetryDelay } from './retry-policy';
 import { AttemptOutcome, WebhookSender } from './webhook-sender';
 import { DispatchLogger } from './webhook-fanout';
@@ -15,12 +15,12 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Longest sleep between two looks at the queue (deliveries fanned out by other processes). */
   pollIntervalMs: number;
-  /** Successful attempts of one subscription are recorded on its stream at most this often (AttemptRecorder). */
-  recordLingerMs?: number;
 }
 
 interface PendingSettle {
   request: SettleRequest;
+  /** The receiver answered 410 Gone (the pause rule needs it; the attempt log keeps the status). */
+  gone: boolean;
   resolve(settled: boolean): void;
   reject(error: unknown): void;
 }
@@ -30,21 +30,27 @@ interface PendingSettle {
  * processes can run workers on one queue: a claim leases a delivery to one worker, and settling
  * with a stale claim writes nothing, so no two workers make the same attempt.
  *
- * For every attempt the queue is settled first (attempt log, next retry or final state), then the
- * outcome is recorded on the webhook's stream (last_triggered_at, failure_count, automatic pause).
+ * For every attempt the queue is settled (attempt log, next retry or final state) together with
+ * the subscription's telemetry (failure_count, last_triggered_at, totals): one transaction, so a
+ * crash cannot separate an attempt from its effect on the counters. The webhook's stream gets an
+ * event only when the pause rule is crossed (`webhook.auto_paused`, through the aggregate, which
+ * ignores a second pause): it records changes of state, not attempts.
  *
  * Batching, so that the cost per delivery is the HTTP request and little else:
  * - claims come in batches: the queue is read when something may be due (a fan-out, a recover, a
  *   retry's due time, the poll) and, while it has more than we take, again whenever a quarter of
  *   the slots are free, not after every attempt;
- * - the subscription's state (URL, secrets, paused or deleted) is loaded once per claimed batch;
+ * - the subscription's state (URL, secrets, paused or deleted, reset generation) is loaded once per
+ *   claimed batch, from the stream: the read model lags (a pause or a new URL must stop the next
+ *   attempt), and the repository keeps the folded state cached and reads only newer events, which
+ *   with the telemetry out of the stream are rare — a load is one short read, not a fold;
  * - the settlements of attempts that end in the same turn of the event loop are written together
- *   (`settleMany`, one transaction);
- * - outcomes are recorded on the webhook's stream coalesced (AttemptRecorder).
+ *   (`settleMany`, one transaction, telemetry included).
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, AbortController>();
-  private readonly recorder: AttemptRecorder;
+  /** Pauses being recorded, per subscription: one at a time from this process. */
+  private readonly pausing = new Map<string, Promise<void>>();
   private readonly refillAt: number;
   private stopped = true;
   private pumping = false;
@@ -67,7 +73,6 @@ export class DeliveryWorker {
     private readonly options: WorkerOptions,
     private readonly logger: DispatchLogger,
   ) {
-    this.recorder = new AttemptRecorder(repository, settings.pauseAfterFailures, options.recordLingerMs ?? 100, logger);
     this.refillAt = Math.max(1, Math.floor(settings.concurrency / 4));
   }
 
@@ -77,15 +82,17 @@ export class DeliveryWorker {
   }
 
   /**
-   * Stops claiming, aborts attempts in flight (their claims are given back), waits for them, and
-   * records the outcomes still waiting on the webhooks' streams.
+   * Stops claiming, aborts attempts in flight (their claims are given back), waits for them and
+   * for the pauses being recorded.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearTimer();
     for (const controller of this.inFlight.values()) controller.abort();
-    while (this.inFlight.size > 0 || this.pumping) await new Promise((r) => setTimeout(r, 5));
-    await this.recorder.flush();
+    while (this.inFlight.size > 0 || this.pumping || this.settleFlush || this.settling.length > 0) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    while (this.pausing.size > 0) await Promise.allSettled([...this.pausing.values()]);
   }
 
   /** Something may be due now (new deliveries, a recover). */
@@ -190,12 +197,12 @@ export class DeliveryWorker {
 
   private async process(delivery: ClaimedDelivery, state: WebhookState, signal: AbortSignal): Promise<void> {
     if (state.status !== 'live') {
-      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook deleted' } });
+      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook deleted' } }, false);
       return;
     }
     if (state.fields.status === 'paused') {
       // Paused subscriptions receive nothing; POST /webhooks/{id}/recover re-queues these.
-      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } });
+      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } }, false);
       return;
     }
     const outcome = await this.sender.attempt(
@@ -223,28 +230,20 @@ export class DeliveryWorker {
       error: outcome.error,
       nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : null,
     };
-    if (!(await this.settle({ claim: delivery, attempt, settlement }))) {
+    if (!(await this.settle({ claim: delivery, attempt, settlement, resetGeneration: state.resetGeneration }, outcome.gone))) {
       this.logger.warn(`Webhook delivery ${delivery.id}: claim expired during the attempt; its outcome was not recorded`);
       return;
     }
     if (settlement.status === 'retry') this.scheduleAt(settlement.nextAttemptAt);
-    // The queue is settled: the slot is free for the next delivery while the outcome is recorded.
-    this.recorder.add(delivery.webhookId, delivery.workspaceId, {
-      deliveryId: delivery.id,
-      succeeded: outcome.succeeded,
-      gone: outcome.gone,
-      responseStatus: outcome.responseStatus,
-      attemptedAt: outcome.attemptedAt,
-    });
   }
 
   /**
    * Settles through a shared batch: requests made in the same turn of the event loop (and while a
    * batch is being written) are written together.
    */
-  private settle(request: SettleRequest): Promise<boolean> {
+  private settle(request: SettleRequest, gone: boolean): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.settling.push({ request, resolve, reject });
+      this.settling.push({ request, gone, resolve, reject });
       this.scheduleSettle();
     });
   }
@@ -259,7 +258,10 @@ export class DeliveryWorker {
       this.settleFlush = this.queue
         .settleMany(batch.map((pending) => pending.request))
         .then(
-          (settled) => batch.forEach((pending, i) => pending.resolve(settled[i] ?? false)),
+          ({ settled, telemetry }) => {
+            batch.forEach((pending, i) => pending.resolve(settled[i] ?? false));
+            this.applyPauseRule(batch.filter((_, i) => settled[i]), telemetry);
+          },
           (error) => batch.forEach((pending) => pending.reject(error)),
         )
         .finally(() => {
@@ -267,6 +269,46 @@ export class DeliveryWorker {
           this.scheduleSettle();
         });
     });
+  }
+
+  /**
+   * Decides the pause from the telemetry the settle returned: the batch's attempts of each
+   * subscription, in the order they were settled, folded from the count they started from. A
+   * crossing is recorded at once (before the next attempt of that subscription is claimed, as a
+   * rule) as one `webhook.auto_paused` through the aggregate.
+   */
+  private applyPauseRule(settled: readonly PendingSettle[], telemetry: readonly TelemetryChange[]) {
+    for (const change of telemetry) {
+      const own = settled.filter((pending) => pending.request.attempt?.webhookId === change.webhookId);
+      const crossing = pauseRuleCrossing(
+        change.failureCountBefore,
+        own.map(({ request, gone }) => ({ succeeded: request.attempt!.succeeded, gone, attemptedAt: request.attempt!.attemptedAt })),
+        this.settings.pauseAfterFailures,
+      );
+      if (!crossing) continue;
+      const at = own.find((pending) => pending.request.attempt!.attemptedAt === crossing.attemptedAt)!.request.attempt!;
+      this.pause(change.webhookId, at.workspaceId, at.deliveryId, crossing);
+    }
+  }
+
+  private pause(webhookId: string, workspaceId: string, deliveryId: string, crossing: NonNullable<ReturnType<typeof pauseRuleCrossing>>) {
+    // One at a time per subscription from this process; the aggregate ignores the pause of a
+    // paused subscription, so another process pausing it at the same moment records nothing twice.
+    if (this.pausing.has(webhookId)) return;
+    const recorded = this.repository
+      .execute(
+        webhookDecider,
+        webhookStream(webhookId),
+        { type: 'AutoPauseWebhook', reason: crossing.reason, failureCount: crossing.failureCount, now: crossing.attemptedAt },
+        dispatcherContext(workspaceId, deliveryId),
+        { waitForReadModels: false },
+      )
+      .then(
+        () => undefined,
+        (error) => this.logger.error(`Webhook ${webhookId}: its automatic pause could not be recorded; the next failed attempt records it`, error),
+      )
+      .finally(() => this.pausing.delete(webhookId));
+    this.pausing.set(webhookId, recorded);
   }
 
   private settlementOf(delivery: ClaimedDelivery, attemptNumber: number, outcome: AttemptOutcome): Settlement {

@@ -1,7 +1,10 @@
 import { OPERATOR } from '@app/domain';
-import { CommandContext } from '../../shared/command-context';
+import { backgroundContext, CommandContext } from '../../shared/command-context';
 
-/** Events caused by the dispatcher: no request behind them, the delivery id correlates them. */
+/**
+ * Events caused by the dispatcher: no request behind them, the delivery id correlates them, and
+ * each recording is a background command with its own generated id (their causation).
+ */
 export function dispatcherContext(workspaceId: string, deliveryId: string): CommandContext {
-  return { actor: OPERATOR, workspaceId, requestId: `webhook-dispatch-${deliveryId}` };
+  return backgroundContext(workspaceId, OPERATOR, `webhook-dispatch-${deliveryId}`);
 }

@@ -29,7 +29,7 @@ describe('Webhook dispatcher', () => {
   let opened: number;
   const running: { stop(): Promise<void> }[] = [];
   const silent = { error: () => undefined, warn: () => undefined };
-  const ctx: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'test' };
+  const ctx: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'test', causationId: 'test' };
 
   const transport: WebhookTransport = {
     async send(request) {
@@ -57,11 +57,10 @@ describe('Webhook dispatcher', () => {
     retentionMs: 60_000,
     ...overrides,
   });
-  const dispatcher = (settings: WebhookSettings, options: { recordLingerMs?: number } = {}) => {
+  const dispatcher = (settings: WebhookSettings) => {
     const sender = new WebhookSender(transport, box, settings, systemClock);
     const started = new WebhookDispatcher(events, queue, repository, sender, settings, systemClock, silent, {
       pollIntervalMs: 60_000, // no poll in these tests: whatever happens, something woke the worker
-      ...options,
     });
     running.push(started);
     return started;
@@ -145,28 +144,26 @@ describe('Webhook dispatcher', () => {
     expect(JSON.parse(sent[0].request.body)).toMatchObject({ type: 'project.created', data: { id: 'prj_1' } });
   });
 
-  it('records the attempts coalesced: few events, the same counts, last_triggered_at the latest attempt', async () => {
-    const hooks = dispatcher(settingsWith(), { recordLingerMs: 60_000 });
+  it('keeps the telemetry in the queue: no event per attempt, last_triggered_at the latest attempt', async () => {
+    const hooks = dispatcher(settingsWith());
     await hooks.start();
     const webhookId = await createWebhook();
     await Promise.all(Array.from({ length: 30 }, () => createProject()));
     await until(() => sent.length === 30);
-    await hooks.stop(); // writes what still waits
+    await hooks.stop();
 
     const log = await queue.listAttempts(webhookId, { limit: 100 });
     expect(log).toHaveLength(30);
-    const recorded = (await streamOf(webhookId)).filter((e) => e.type === 'webhook.deliveries_attempted');
-    expect(recorded.length).toBeLessThanOrEqual(3);
-    const total = recorded.reduce((sum, e) => sum + (e.type === 'webhook.deliveries_attempted' ? e.data.attempts : 0), 0);
-    expect(total).toBe(30);
-    const state = await stateOf(webhookId);
-    expect(state.fields).toMatchObject({ failure_count: 0, status: 'active', last_triggered_at: Math.max(...log.map((a) => a.attemptedAt)) });
+    expect((await streamOf(webhookId)).map((e) => e.type)).toEqual(['webhook.created']);
+    const [telemetry] = await queue.loadTelemetry([webhookId]);
+    expect(telemetry).toMatchObject({ failureCount: 0, attempts: 30, failures: 0, lastResponseStatus: 204 });
+    expect(telemetry.lastTriggeredAt).toBe(Math.max(...log.map((a) => a.attemptedAt)));
     expect(opened).toBe(1); // the sealed secret was opened once for all 30 signatures
   });
 
-  it('retries on time and pauses at the threshold before the next retry goes out', async () => {
+  it('retries on time and pauses at the threshold before the next retry goes out: one event, from the telemetry', async () => {
     answer = () => 500;
-    const hooks = dispatcher(settingsWith(), { recordLingerMs: 60_000 });
+    const hooks = dispatcher(settingsWith());
     await hooks.start();
     const webhookId = await createWebhook();
     const started = Date.now();
@@ -175,11 +172,100 @@ describe('Webhook dispatcher', () => {
     expect(Date.now() - started).toBeLessThan(2_000); // retries 50 ms apart were not left to the poll
     await new Promise((r) => setTimeout(r, 200));
     expect(sent).toHaveLength(3);
-    expect((await stateOf(webhookId)).fields.failure_count).toBe(3);
-    expect((await streamOf(webhookId)).map((e) => e.type).slice(1)).toEqual(
-      expect.arrayContaining(['webhook.deliveries_attempted', 'webhook.auto_paused']),
-    );
-    expect((await streamOf(webhookId)).at(-1)).toMatchObject({ type: 'webhook.auto_paused', data: { failure_count: 3 } });
+    expect((await queue.loadTelemetry([webhookId]))[0]).toMatchObject({ failureCount: 3, attempts: 3, failures: 3, lastResponseStatus: 500 });
+    const stream = await streamOf(webhookId);
+    expect(stream.map((e) => e.type)).toEqual(['webhook.created', 'webhook.auto_paused']);
+    expect(stream[1]).toMatchObject({ data: { reason: 'consecutive_failures', failure_count: 3 } });
+  });
+
+  it('pauses at once on 410 Gone', async () => {
+    answer = () => 410;
+    const hooks = dispatcher(settingsWith());
+    await hooks.start();
+    const webhookId = await createWebhook();
+    await createProject();
+    await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
+    expect((await streamOf(webhookId)).at(-1)).toMatchObject({ type: 'webhook.auto_paused', data: { reason: 'gone', failure_count: 1 } });
+  });
+
+  /** Deliveries put straight in the queue (no events behind them), due now. */
+  const enqueueDirect = async (webhookId: string, count: number, prefix = 'msg') => {
+    const now = Date.now();
+    await queue.acquireFanout('test', now, 60_000);
+    const ids = Array.from({ length: count }, (_, i) => `${prefix}_${String(i).padStart(5, '0')}`);
+    await queue.commitFanout('test', {
+      checkpoint: 1,
+      upsertRoutes: [],
+      removeRoutes: [],
+      deliveries: ids.map((id) => ({ id, webhookId, workspaceId: 'ws_1', eventId: id, eventType: 'project.created', payload: '{}', createdAt: now, nextAttemptAt: now })),
+    });
+    await queue.releaseFanout('test');
+    return ids;
+  };
+  const worker = (q: SqliteWebhookQueue, settings: WebhookSettings, name: string) => {
+    const started = new DeliveryWorker(q, new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
+      new WebhookSender(transport, box, settings, systemClock), settings, systemClock, name, { leaseMs: 60_000, pollIntervalMs: 20 }, silent);
+    running.push(started);
+    return started;
+  };
+
+  it('1,000 attempts leave the webhook stream with O(1) events: created, then the one pause', async () => {
+    // Failures come in runs shorter than the threshold, then the receiver breaks for good.
+    let n = 0;
+    answer = () => (++n <= 1_000 ? (n % 4 === 0 ? 204 : 500) : 500);
+    const settings = settingsWith({ retryDelaysMs: [0], pauseAfterFailures: 5, concurrency: 1 });
+    const webhookId = await createWebhook();
+    await enqueueDirect(webhookId, 1_005);
+    const started = worker(queue, settings, 'worker-1k');
+    started.start();
+    await until(async () => (await stateOf(webhookId)).fields.status === 'paused', 60_000);
+    await started.stop();
+    const stream = await streamOf(webhookId);
+    expect(stream.map((e) => e.type)).toEqual(['webhook.created', 'webhook.auto_paused']);
+    expect(stream[1]).toMatchObject({ data: { reason: 'consecutive_failures', failure_count: 5 } });
+    const [telemetry] = await queue.loadTelemetry([webhookId]);
+    expect(telemetry).toMatchObject({ attempts: 1_005, failures: 755, failureCount: 5 });
+  }, 90_000);
+
+  it('two processes settling failures at once record one pause', async () => {
+    answer = () => 500;
+    const webhookId = await createWebhook();
+    await enqueueDirect(webhookId, 40);
+    const settings = settingsWith({ retryDelaysMs: [0], pauseAfterFailures: 3, concurrency: 16 });
+    const second = new SqliteWebhookQueue(join(dir, 'webhooks.db'));
+    try {
+      const workers = [worker(queue, settings, 'worker-a'), worker(second, settings, 'worker-b')];
+      workers.forEach((w) => w.start());
+      await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
+      await new Promise((r) => setTimeout(r, 200));
+      for (const w of running.splice(running.length - 2)) await w.stop();
+      expect((await streamOf(webhookId)).filter((e) => e.type === 'webhook.auto_paused')).toHaveLength(1);
+      expect((await queue.loadTelemetry([webhookId]))[0].failureCount).toBe((await queue.loadTelemetry([webhookId]))[0].attempts);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a re-activation whose reset never reached the queue (its process died) still resets the count', async () => {
+    answer = () => 500;
+    const webhookId = await createWebhook();
+    await enqueueDirect(webhookId, 3, 'first');
+    const settings = settingsWith({ retryDelaysMs: [0], pauseAfterFailures: 3, concurrency: 4 });
+    const w1 = worker(queue, settings, 'worker-1');
+    w1.start();
+    await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
+    await w1.stop();
+    // The re-activation is on the stream, but queue.resetFailures never ran.
+    await repository.execute(webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', changes: { status: 'active' }, now: Date.now(), failureCount: 3 }, ctx);
+    expect((await queue.loadTelemetry([webhookId]))[0].failureCount).toBe(3);
+    await enqueueDirect(webhookId, 1, 'second');
+    const w2 = worker(queue, settings, 'worker-2');
+    w2.start();
+    await until(async () => (await queue.loadTelemetry([webhookId]))[0].attempts === 4);
+    await w2.stop();
+    // The worker carried the new generation: the count restarted at 0, so no pause at 4.
+    expect((await queue.loadTelemetry([webhookId]))[0]).toMatchObject({ failureCount: 1, resetGeneration: 1 });
+    expect((await stateOf(webhookId)).fields.status).toBe('active');
   });
 
   it('two workers on one queue never make the same attempt', async () => {

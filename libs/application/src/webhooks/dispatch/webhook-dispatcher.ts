@@ -52,12 +52,11 @@ export class WebhookDispatcher {
     private readonly settings: WebhookSettings,
     private readonly clock: Clock,
     private readonly logger: DispatchLogger,
-    options: { fanoutLeaseMs?: number; pollIntervalMs?: number; recordLingerMs?: number } = {},
+    options: { fanoutLeaseMs?: number; pollIntervalMs?: number } = {},
   ) {
     this.worker = new DeliveryWorker(queue, repository, sender, settings, clock, this.owner, {
       leaseMs: settings.requestTimeoutMs + LEASE_MARGIN_MS,
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
-      recordLingerMs: options.recordLingerMs,
     }, logger);
     this.fanout = new WebhookFanout(
       events,

@@ -118,9 +118,16 @@ export class WebhookFanout {
     const deliveries: NewDelivery[] = [];
     const upserts = new Map<string, WebhookRoute>();
     const removed = new Set<string>();
+    const resets = new Map<string, number>();
     for (const event of batch) {
       if (event.type.startsWith('webhook.')) {
-        this.applyRouteEvent(event as unknown as WebhookEvent, upserts, removed);
+        const webhookEvent = event as unknown as WebhookEvent;
+        this.applyRouteEvent(webhookEvent, upserts, removed);
+        // A re-activation's reset reaches the telemetry with the checkpoint, whatever happened
+        // to the process that recorded it (applied once per generation, see resetFailures).
+        if (webhookEvent.type === 'webhook.updated' && webhookEvent.data.reset_generation !== undefined) {
+          resets.set(webhookEvent.data.id, Math.max(resets.get(webhookEvent.data.id) ?? 0, webhookEvent.data.reset_generation));
+        }
         continue;
       }
       deliveries.push(...(await this.deliveriesFor(event)));
@@ -130,6 +137,7 @@ export class WebhookFanout {
         checkpoint: batch[batch.length - 1].position,
         upsertRoutes: [...upserts.values()],
         removeRoutes: [...removed],
+        resetFailures: [...resets].filter(([webhookId]) => !removed.has(webhookId)).map(([webhookId, generation]) => ({ webhookId, generation })),
         deliveries,
       });
     } catch (error) {

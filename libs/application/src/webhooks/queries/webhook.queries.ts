@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { notFound, WEBHOOK_NOT_FOUND, WebhookView } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
-import { StoredAttempt, WEBHOOK_QUEUE, WebhookQueue } from '../../ports/webhook-queue.port';
+import { StoredAttempt, WEBHOOK_QUEUE, WebhookQueue, WebhookTelemetry } from '../../ports/webhook-queue.port';
 import { decodeCursor, encodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { WEBHOOKS } from '../webhook.projector';
 
@@ -81,23 +81,46 @@ async function ownWebhook(read: ReadModelStore, workspaceId: string, webhookId: 
   return found.doc;
 }
 
+/**
+ * `failure_count` and `last_triggered_at` come from the delivery store's telemetry, merged at
+ * query time: one read for a whole page. A subscription without telemetry yet (no attempt since
+ * it was created, or only attempts recorded on its stream by an older version) keeps the read
+ * model's values, which the projection folded from its events.
+ */
+export function withTelemetry(views: readonly WebhookView[], telemetry: readonly WebhookTelemetry[]): WebhookView[] {
+  const byId = new Map(telemetry.map((t) => [t.webhookId, t]));
+  return views.map((view) => {
+    const t = byId.get(view.id);
+    if (!t) return view;
+    return { ...view, failure_count: t.failureCount, last_triggered_at: t.lastTriggeredAt ?? view.last_triggered_at };
+  });
+}
+
 @QueryHandler(GetWebhookQuery)
 export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery, WebhookView> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    @Inject(WEBHOOK_QUEUE) private readonly queue: WebhookQueue,
+  ) {}
 
-  execute({ workspaceId, webhookId }: GetWebhookQuery): Promise<WebhookView> {
-    return ownWebhook(this.read, workspaceId, webhookId);
+  async execute({ workspaceId, webhookId }: GetWebhookQuery): Promise<WebhookView> {
+    const [view, telemetry] = await Promise.all([ownWebhook(this.read, workspaceId, webhookId), this.queue.loadTelemetry([webhookId])]);
+    return withTelemetry([view], telemetry)[0];
   }
 }
 
 @QueryHandler(ListWebhooksQuery)
 export class ListWebhooksHandler implements IQueryHandler<ListWebhooksQuery, WebhookList> {
-  constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    @Inject(WEBHOOK_QUEUE) private readonly queue: WebhookQueue,
+  ) {}
 
   async execute({ workspaceId, cursor }: ListWebhooksQuery): Promise<WebhookList> {
     const found = await this.read.find<WebhookView>(WEBHOOKS, { workspaceId, afterSeq: decodeCursor(cursor), limit: PAGE_SIZE + 1 });
     const page = toPage(found);
-    return { webhooks: page.items, count: page.items.length, cursor: page.cursor };
+    const webhooks = page.items.length > 0 ? withTelemetry(page.items, await this.queue.loadTelemetry(page.items.map((w) => w.id))) : [];
+    return { webhooks, count: webhooks.length, cursor: page.cursor };
   }
 }
 

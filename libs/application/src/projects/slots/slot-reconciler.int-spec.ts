@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DomainError,
+  jobDecider,
+  jobStream,
+  OPERATOR,
+  PROJECT_CREATION_ABANDONED,
+  ProjectCommand,
+  projectDecider,
+  projectJobsDecider,
+  projectJobsStream,
+  projectStream,
+  workspaceDecider,
+  workspaceStream,
+} from '@app/domain';
+import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { AppendResult, EventStore, StreamAppend, WrongExpectedRevisionError } from '../../ports/event-store.port';
+import { ALL_PROJECTORS } from '../../projections/all-projectors';
+import { ProjectionEngine } from '../../projections/projection-engine';
+import { CommandContext } from '../../shared/command-context';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
+import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
+import { SlotReconciler } from './slot-reconciler';
+
+/**
+ * A store without multi-stream transactions, as EventStoreDB 24 is: appendToStreams appends one
+ * stream after the other. `cutAfter(n)` makes the next multi-stream write stop after n appends
+ * (the process died, or the connection went), leaving that prefix written.
+ */
+class OneByOneStore implements EventStore {
+  readonly atomicMultiStream = false;
+  private cut: number | null = null;
+  constructor(private readonly inner: SqliteEventStore) {}
+  cutAfter(n: number) {
+    this.cut = n;
+  }
+  appendToStream(...args: Parameters<EventStore['appendToStream']>) {
+    return this.inner.appendToStream(...args);
+  }
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const cut = this.cut;
+    this.cut = null;
+    const results: AppendResult[] = [];
+    for (const [i, { streamId, events, expectedRevision }] of appends.entries()) {
+      if (cut !== null && i === cut) throw new Error('connection lost part way');
+      results.push(await this.inner.appendToStream(streamId, events, { expectedRevision }));
+    }
+    return results;
+  }
+  readStream(...args: Parameters<EventStore['readStream']>) {
+    return this.inner.readStream(...args);
+  }
+  readAll(...args: Parameters<EventStore['readAll']>) {
+    return this.inner.readAll(...args);
+  }
+  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
+    return this.inner.subscribeToAll(...args);
+  }
+  headPosition() {
+    return this.inner.headPosition();
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+const HOUR = 3600_000;
+
+describe('SlotReconciler: writes that stopped part way on a store without multi-stream transactions', () => {
+  let dir: string;
+  let store: OneByOneStore;
+  let read: SqliteReadModelStore;
+  let engine: ProjectionEngine;
+  let repository: EventSourcedRepository;
+  let now: number;
+  const clock = { now: () => now };
+  const ws = 'ws_limits';
+  const context: CommandContext = { actor: OPERATOR, workspaceId: ws, requestId: 'req', causationId: 'req' };
+
+  beforeEach(async () => {
+    now = Date.now();
+    dir = mkdtempSync(join(tmpdir(), 'wos-reconciler-'));
+    store = new OneByOneStore(new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 20 }));
+    read = new SqliteReadModelStore(join(dir, 'read-models.db'));
+    engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
+    await engine.start();
+    repository = new EventSourcedRepository(store, clock, engine);
+    await repository.execute(workspaceDecider, workspaceStream(ws), { type: 'CreateWorkspace', id: ws, name: 'Limits', plan: 'enterprise', projectLimit: 2, now }, context);
+  });
+  afterEach(async () => {
+    await engine.stop();
+    await store.close();
+    await read.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const createProject = (id: string) => {
+    const create: ProjectCommand = {
+      type: 'CreateProject',
+      id,
+      workspaceId: ws,
+      name: id,
+      description: '',
+      status: 'planned',
+      startDate: '2030-01-01',
+      createdBy: { id: 'operator', email: null, first_name: 'Operator', last_name: null, profile_picture: null },
+      now,
+    };
+    // As CreateProjectHandler does.
+    return repository.transact(workspaceStream(ws), context, async (unit) => {
+      const project = await unit.decide(projectDecider, projectStream(id), create, { order: 'last' });
+      if (project.events.length > 0) await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReserveProjectSlot', projectId: id }, { order: 'first' });
+    });
+  };
+  const slots = async () => (await repository.load(workspaceDecider, workspaceStream(ws))).state.projectSlots;
+  const settle = async () => {
+    if (!(await engine.waitFor(await store.headPosition(), {}, 5_000))) throw new Error('projections behind');
+  };
+
+  it('a reservation whose project never appeared: tombstoned, released once, and a late create fails', async () => {
+    store.cutAfter(1); // the reservation is written, the project is not
+    await expect(createProject('prj_lost')).rejects.toThrow('connection lost');
+    await settle();
+    expect(await slots()).toBe(1);
+    expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(1);
+
+    const reconciler = new SlotReconciler(repository, read, clock, { graceMs: 60_000 });
+    expect(await reconciler.sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 }); // too recent to judge
+    now += HOUR;
+    expect(await reconciler.sweep()).toEqual({ abandoned: 1, released: 1, jobsDeleted: 0 });
+    await settle();
+    expect(await slots()).toBe(0);
+    expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(0);
+    expect(await reconciler.sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 });
+
+    // The create that was cut off, arriving at last: its stream is taken.
+    const late = store.appendToStream(projectStream('prj_lost'), [repository.envelope({ type: 'project.created', data: {} }, context)], {
+      expectedRevision: 'no_stream',
+    });
+    await expect(late).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    // A retry of the request with the same Idempotency-Key (the same id) is told to use a new key.
+    await expect(createProject('prj_lost')).rejects.toThrow(PROJECT_CREATION_ABANDONED);
+    // Both slots are usable.
+    await createProject('prj_a');
+    await createProject('prj_b');
+    await expect(createProject('prj_c')).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('a delete that stopped after the project went: its jobs deleted and its slot released', async () => {
+    await createProject('prj_doomed');
+    const job = 'job_left';
+    await repository.transact(projectJobsStream('prj_doomed'), context, async (unit) => {
+      await unit.decide(
+        jobDecider,
+        jobStream(job),
+        { type: 'CreateJob', id: job, workspaceId: ws, projectId: 'prj_doomed', input: { name: 'Survey', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-02' }, now },
+        { order: 'last' },
+      );
+      await unit.decide(projectJobsDecider, projectJobsStream('prj_doomed'), { type: 'AddJob', workspaceId: ws, projectId: 'prj_doomed', jobId: job }, { order: 'first' });
+    });
+
+    store.cutAfter(1); // project.deleted written; the job's deletion and the release are not
+    await expect(
+      repository.transact(workspaceStream(ws), context, async (unit) => {
+        await unit.decide(projectDecider, projectStream('prj_doomed'), { type: 'DeleteProject', now }, { order: 'first' });
+        const { state: members } = await unit.load(projectJobsDecider, projectJobsStream('prj_doomed'));
+        for (const id of members.jobIds) await unit.decide(jobDecider, jobStream(id), { type: 'DeleteJob', now }, { order: 'first' });
+        await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReleaseProjectSlot', projectId: 'prj_doomed' }, { order: 'last' });
+      }),
+    ).rejects.toThrow('connection lost');
+    await settle();
+    expect(await slots()).toBe(1);
+    expect((await repository.load(jobDecider, jobStream(job))).state.status).toBe('live');
+
+    now += HOUR;
+    const done = await new SlotReconciler(repository, read, clock).sweep();
+    expect(done).toMatchObject({ released: 1 });
+    expect(done.jobsDeleted).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(await slots()).toBe(0);
+    expect((await repository.load(jobDecider, jobStream(job))).state.status).toBe('deleted');
+    expect(await read.find(SLOTS_HELD_BY_DELETED, { limit: 10 })).toHaveLength(0);
+  });
+
+  it('finds nothing to repair after whole writes (the embedded store always writes whole)', async () => {
+    await createProject('prj_one');
+    await repository.transact(workspaceStream(ws), context, async (unit) => {
+      await unit.decide(projectDecider, projectStream('prj_one'), { type: 'DeleteProject', now }, { order: 'first' });
+      await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReleaseProjectSlot', projectId: 'prj_one' }, { order: 'last' });
+    });
+    await settle();
+    expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(0);
+    expect(await read.find(SLOTS_HELD_BY_DELETED, { limit: 10 })).toHaveLength(0);
+    expect(await read.find(DELETED_PROJECTS, { limit: 10 })).toHaveLength(1);
+    now += HOUR;
+    expect(await new SlotReconciler(repository, read, clock).sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 });
+  });
+});
