@@ -1,7 +1,12 @@
 # The API image for the scaled deployment (docker-compose.yml). Build context: the repository root.
-# node:20-bookworm (not -slim) for the build: it has python3/make/g++ in case better-sqlite3 must
-# compile its native module instead of downloading a prebuilt one.
-FROM node:20-bookworm AS build
+# Node 24 (active LTS). better-sqlite3 13 ships prebuilt Node-API binaries inside its package;
+# npm still runs its implicit `node-gyp rebuild`, which finds the prebuilt binary and compiles
+# nothing but wants python3 and the headers: one more reason to build on the full image.
+# better-sqlite3-node20, the optional 12.x build that only Node 20 loads
+# (libs/infrastructure/src/sqlite/sqlite-driver.js), is still installed by `npm ci` (downloaded, or
+# compiled with the -bookworm image's python3/make/g++; if neither works npm skips it) and then
+# pruned, so the runtime image carries the one driver it uses.
+FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -9,9 +14,9 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY apps ./apps
 COPY libs ./libs
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --omit=optional
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000

@@ -1,6 +1,7 @@
 // Baseline 2: one durable write per request — bare Fastify inserting one row into a SQLite WAL
 // table with synchronous=FULL, i.e. an fsync per request, which blocks the event loop.
-const Database = require('better-sqlite3');
+// The same driver choice as the service (Node 24 needs better-sqlite3 13, Node 20 the 12 build).
+const Database = require('../../libs/infrastructure/src/sqlite/sqlite-driver');
 const fastify = require('fastify')({ logger: false });
 
 const db = new Database(process.env.DB_FILE);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * /ready, one projector, shared files on one volume, and the event store's volumes where its image
  * keeps its data.
  */
-// js-yaml comes with @nestjs/swagger (a runtime dependency); no types are shipped for it.
+// js-yaml is a devDependency; it ships no types of its own.
 const { load } = require('js-yaml') as { load: (text: string) => unknown };
 
 interface Service {

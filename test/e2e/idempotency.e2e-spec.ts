@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { SqliteIdempotencyStore } from '@app/infrastructure/sqlite';
 import { ResponseSealer } from '../../apps/api/src/limits/response-sealer';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { join } from 'node:path';
 import { TestApp } from '../support/test-app';
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -39,7 +39,10 @@ export class ServiceProcess {
   private async waitUntilHealthy(timeoutMs = 30_000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.child.exitCode !== null) throw new Error(`service exited with ${this.child.exitCode}:\n${this.output}`);
+      // A native abort ends the child by a signal (exitCode stays null): it has exited too.
+      if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        throw new Error(`service exited with ${this.child.exitCode ?? this.child.signalCode}:\n${this.output}`);
+      }
       try {
         if ((await fetch(`${this.baseUrl}/health`)).ok) return;
       } catch {

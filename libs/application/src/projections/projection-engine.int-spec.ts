@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { NewEvent } from '../ports/event-store.port';
 import { ReadModelStore, StoredDocument } from '../ports/read-model.port';

@@ -9,7 +9,7 @@
  * (a project and its workspace's slot count). Each group runs in a savepoint: a wrong expected
  * revision on any of its streams undoes that group alone, and the rest of the batch is written.
  */
-const Database = require('better-sqlite3');
+const Database = require('./sqlite-driver');
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 
 const SCHEMA = `
@@ -129,8 +129,12 @@ if (!isMainThread && workerData && workerData.eventStoreFile) {
   const writer = openWriter(workerData.eventStoreFile);
   parentPort.on('message', (message) => {
     if (message.close) {
+      // Close the database (SQLite finalizes every statement) while this thread's environment
+      // is still whole, then let the thread end by itself once the port is closed: an orderly
+      // teardown, instead of the main thread cutting it off with terminate().
       writer.close();
       parentPort.postMessage({ closed: true });
+      parentPort.close();
       return;
     }
     try {

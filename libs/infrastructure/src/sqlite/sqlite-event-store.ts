@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from './sqlite-driver';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
@@ -59,6 +59,9 @@ export interface SqliteEventStoreOptions {
   writer?: 'worker' | 'inline';
 }
 
+/** How long close() waits for the writer thread to end by itself before terminating it. */
+const WORKER_EXIT_GRACE_MS = 10_000;
+
 /** Writes batches in a worker thread, one batch in flight at a time. */
 class WorkerWriter {
   private readonly worker: Worker;
@@ -66,9 +69,21 @@ class WorkerWriter {
   private readonly waiting = new Map<number, { resolve(o: GroupOutcome[]): void; reject(e: unknown): void }>();
   private nextId = 1;
   private failed: Error | null = null;
+  private readonly exited: Promise<void>;
+  private hasExited = false;
 
   constructor(file: string) {
     this.worker = new Worker(join(__dirname, 'sqlite-append-writer.worker.js'), { workerData: { eventStoreFile: file } });
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', () => {
+        this.hasExited = true;
+        // A write still waiting now never gets its answer: reject it rather than leave its
+        // caller waiting forever (answers posted before the exit arrive before this event).
+        for (const waiter of this.waiting.values()) waiter.reject(this.failed ?? new Error('Event store writer thread exited'));
+        this.waiting.clear();
+        resolve();
+      }),
+    );
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('message', () => resolve());
       this.worker.once('error', reject);
@@ -99,12 +114,15 @@ class WorkerWriter {
 
   async close(): Promise<void> {
     await this.ready.catch(() => undefined);
-    await new Promise<void>((resolve) => {
-      this.worker.once('message', () => resolve());
-      this.worker.once('exit', () => resolve());
-      this.worker.postMessage({ close: true });
-    });
-    await this.worker.terminate();
+    // The worker closes its database and exits on its own; terminate() only if it has not
+    // within the grace period (a worker that failed to start, a write stuck on a lock).
+    if (this.hasExited) return;
+    this.worker.postMessage({ close: true });
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), WORKER_EXIT_GRACE_MS)));
+    const outcome = await Promise.race([this.exited, graceOver]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') await this.worker.terminate();
   }
 }
 

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from './sqlite-driver';
 import { Snapshot, SnapshotStore } from '@app/application/ports';
 
 type Row = [revision: number, eventId: string, version: number, state: string];

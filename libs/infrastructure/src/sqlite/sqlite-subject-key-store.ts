@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from './sqlite-driver';
 import { randomBytes } from 'node:crypto';
 import { SubjectKeyStore } from '@app/application/ports';
 
