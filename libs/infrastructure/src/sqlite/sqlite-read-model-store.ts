@@ -255,6 +255,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     return { sql, params };
   }
 
+  // Write transactions begin IMMEDIATE: several processes may share this file, and a deferred
+  // transaction that reads first cannot wait for the write lock when it upgrades (SQLITE_BUSY at
+  // once, "database is locked"); an immediate one waits for it under busy_timeout.
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
     this.db.transaction(() => {
       for (const op of ops) this.applyOne(op);
@@ -265,7 +268,7 @@ export class SqliteReadModelStore implements ReadModelStore {
         for (const key of deadLetters.remove ?? []) this.deleteDeadLetter.run(key.projection, key.position);
       }
       for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
-    })();
+    }).immediate();
   }
 
   async listDeadLetters(projection?: string): Promise<DeadLetter[]> {
@@ -382,7 +385,7 @@ export class SqliteReadModelStore implements ReadModelStore {
         this.deferredIndexes.delete(collection);
       }
       for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
-    })();
+    }).immediate();
     this.forgetStatements();
   }
 
@@ -403,7 +406,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       }
       for (const [name, position] of Object.entries(checkpoints)) this.saveCheckpoint.run(name, position);
       for (const name of dropCheckpoints) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
-    })();
+    }).immediate();
     // Prepared statements name tables; after a rename they must be prepared again.
     this.forgetStatements();
   }
