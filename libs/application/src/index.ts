@@ -23,12 +23,18 @@ export * from './workspaces/commands/erase-member.command';
 export * from './workspaces/commands/erase-member.handler';
 export * from './privacy/personal-data-vault';
 export * from './projects/project.projector';
-export * from './projects/commands/create-project.command';
-export * from './projects/commands/create-project.handler';
-export * from './projects/commands/update-project.command';
-export * from './projects/commands/update-project.handler';
-export * from './projects/queries/project.queries';
-export * from './projects/queries/project-as-of.query';
+export * from './projects/create-project/create-project.command';
+export * from './projects/create-project/create-project.handler';
+export * from './projects/update-project/update-project.command';
+export * from './projects/update-project/update-project.handler';
+export * from './projects/archive-project/archive-project.command';
+export * from './projects/archive-project/archive-project.handler';
+export * from './projects/delete-project/delete-project.command';
+export * from './projects/delete-project/delete-project.handler';
+export * from './projects/list-projects/list-projects.query';
+export * from './projects/list-projects/list-projects.handler';
+export * from './projects/get-project-as-of/get-project-as-of.query';
+export * from './projects/get-project-as-of/get-project-as-of.handler';
 export * from './history/history-entry';
 export * from './history/audit.projector';
 export * from './history/history.queries';
@@ -39,14 +45,12 @@ import { CreateWorkspaceHandler } from './workspaces/commands/create-workspace.h
 import { DeactivateApiKeyHandler } from './workspaces/commands/deactivate-api-key.handler';
 import { EraseMemberHandler } from './workspaces/commands/erase-member.handler';
 import { UpdateWorkspaceHandler } from './workspaces/commands/update-workspace.handler';
-import { CreateProjectHandler } from './projects/commands/create-project.handler';
-import {
-  ArchiveProjectHandler,
-  DeleteProjectHandler,
-  UpdateProjectHandler,
-} from './projects/commands/update-project.handler';
-import { ListProjectsJsonHandler } from './projects/queries/project.queries';
-import { GetProjectAsOfHandler } from './projects/queries/project-as-of.query';
+import { CreateProjectHandler } from './projects/create-project/create-project.handler';
+import { UpdateProjectHandler } from './projects/update-project/update-project.handler';
+import { ArchiveProjectHandler } from './projects/archive-project/archive-project.handler';
+import { DeleteProjectHandler } from './projects/delete-project/delete-project.handler';
+import { ListProjectsJsonHandler } from './projects/list-projects/list-projects.handler';
+import { GetProjectAsOfHandler } from './projects/get-project-as-of/get-project-as-of.handler';
 
 /** Everything the composition root registers, by bounded context. */
 export const WORKSPACE_HANDLERS = [

@@ -1,37 +1,10 @@
 import { Inject } from '@nestjs/common';
-import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { ProjectView, Status } from '@app/domain';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { FindQuery, READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { decodeCursor, PAGE_SIZE } from '../../shared/pagination';
 import { PROJECTS } from '../project.projector';
-import { jsonPage, JsonText } from './json-page';
-
-export { jsonPage, JsonText } from './json-page';
-
-export interface ProjectList {
-  projects: ProjectView[];
-  count: number;
-  cursor: string | null;
-}
-
-export interface ProjectListFilter {
-  statuses?: Status[];
-  archived: boolean;
-  cursor?: string;
-}
-
-/**
- * GET /projects: a page of projects as the JSON text of a ProjectList, spliced from the stored
- * documents, so the answer needs neither a parse of each document nor a serialisation of the page.
- */
-export class ListProjectsJsonQuery extends Query<JsonText> {
-  constructor(
-    readonly workspaceId: string,
-    readonly filter: ProjectListFilter,
-  ) {
-    super();
-  }
-}
+import { JsonText, jsonPage } from './json-page';
+import { ProjectListFilter, ListProjectsJsonQuery } from './list-projects.query';
 
 function listQuery(workspaceId: string, filter: ProjectListFilter): FindQuery {
   return {

@@ -12,24 +12,3 @@ export class UpdateProjectCommand extends Command<{ revision: number }> {
     super(context);
   }
 }
-
-export class ArchiveProjectCommand extends Command<{ revision: number }> {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly archived: boolean,
-    readonly expectedRevision?: number,
-  ) {
-    super(context);
-  }
-}
-
-export class DeleteProjectCommand extends Command {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly expectedRevision?: number,
-  ) {
-    super(context);
-  }
-}

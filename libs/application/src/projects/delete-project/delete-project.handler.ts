@@ -1,18 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
-  DomainError,
   jobDecider,
   jobStream,
   JobView,
   notFound,
-  preconditionFailed,
   PROJECT_NOT_FOUND,
-  ProjectCommand,
   projectDecider,
   projectJobsDecider,
   projectJobsStream,
-  ProjectState,
   projectStream,
   workspaceDecider,
   workspaceStream,
@@ -20,82 +16,9 @@ import {
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { JOBS } from '../../jobs/job.projector';
-import { CommandContext } from '../../shared/command-context';
-import { EventSourcedRepository, STALE_IF_MATCH } from '../../shared/event-sourced-repository';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { ownedBy, requireWorkspace } from '../../shared/tenant';
-import { ArchiveProjectCommand, DeleteProjectCommand, UpdateProjectCommand } from './update-project.command';
-
-/**
- * Runs a command on a project of the caller's workspace; any other project is "not found".
- * `expectedRevision` (If-Match) makes a stale command a 412.
- */
-async function onOwnProject(
-  repository: EventSourcedRepository,
-  context: CommandContext,
-  projectId: string,
-  command: ProjectCommand,
-  expectedRevision?: number,
-) {
-  requireWorkspace(context);
-  try {
-    return await repository.execute(
-      projectDecider,
-      projectStream(projectId),
-      (state: ProjectState) => {
-        if (state.status === 'absent' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
-        return command;
-      },
-      context,
-      { expectedRevision },
-    );
-  } catch (error) {
-    // The repository compares the revision before the decision sees the state; a project the
-    // caller cannot see must still be a 404, not a 412 that would confirm it exists.
-    if (expectedRevision !== undefined && error instanceof DomainError && error.kind === 'precondition_failed') {
-      const { state } = await repository.load(projectDecider, projectStream(projectId));
-      if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
-    }
-    throw error;
-  }
-}
-
-@CommandHandler(UpdateProjectCommand)
-export class UpdateProjectHandler implements ICommandHandler<UpdateProjectCommand, { revision: number }> {
-  constructor(
-    private readonly repository: EventSourcedRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async execute({ context, projectId, changes, expectedRevision }: UpdateProjectCommand) {
-    const outcome = await onOwnProject(
-      this.repository,
-      context,
-      projectId,
-      { type: 'UpdateProject', changes, now: this.clock.now() },
-      expectedRevision,
-    );
-    return { revision: outcome.revision };
-  }
-}
-
-@CommandHandler(ArchiveProjectCommand)
-export class ArchiveProjectHandler implements ICommandHandler<ArchiveProjectCommand, { revision: number }> {
-  constructor(
-    private readonly repository: EventSourcedRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async execute({ context, projectId, archived, expectedRevision }: ArchiveProjectCommand) {
-    const outcome = await onOwnProject(
-      this.repository,
-      context,
-      projectId,
-      { type: 'ArchiveProject', archived, now: this.clock.now() },
-      expectedRevision,
-    );
-    return { revision: outcome.revision };
-  }
-}
+import { DeleteProjectCommand } from './delete-project.command';
 
 /**
  * Deletes a project, every live job it has (each with its own `job.deleted`, for auditors and

@@ -1,19 +1,9 @@
 import { Inject } from '@nestjs/common';
-import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound, PROJECT_NOT_FOUND, projectDecider, projectStream, projectView, ProjectView } from '@app/domain';
 import { stateAsOf } from '../../history/state-as-of';
 import { EVENT_STORE, EventStore } from '../../ports/event-store.port';
-
-/** A project as it was at `asOf` (ms); 404 when it did not exist then (not yet created, or deleted). */
-export class GetProjectAsOfQuery extends Query<ProjectView> {
-  constructor(
-    readonly workspaceId: string,
-    readonly projectId: string,
-    readonly asOf: number,
-  ) {
-    super();
-  }
-}
+import { GetProjectAsOfQuery } from './get-project-as-of.query';
 
 @QueryHandler(GetProjectAsOfQuery)
 export class GetProjectAsOfHandler implements IQueryHandler<GetProjectAsOfQuery, ProjectView> {
