@@ -5,7 +5,7 @@ import { JobEvent, MAX_PILOTS_PER_REQUEST } from '@app/domain';
 import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { RecordedEvent } from '../../ports/event-store.port';
 import { jobProjector } from '../job.projector';
-import { assignedPilots } from './job.queries';
+import { assignedPilots } from './assigned-pilots';
 
 /**
  * The job's pilot list is read in batches by `seq`, and every pilot of one assign request shares

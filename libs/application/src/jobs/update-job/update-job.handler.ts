@@ -7,7 +7,7 @@ import { isJobTypeOfWorkspace } from '../../job-types/job-type-lookup';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
 import { assertOwnLiveProject, onJobOf } from '../job-access';
-import { DeleteJobCommand, UpdateJobCommand } from './update-job.command';
+import { UpdateJobCommand } from './update-job.command';
 
 @CommandHandler(UpdateJobCommand)
 export class UpdateJobHandler implements ICommandHandler<UpdateJobCommand, { revision: number }> {
@@ -36,25 +36,5 @@ export class UpdateJobHandler implements ICommandHandler<UpdateJobCommand, { rev
       context,
     );
     return { revision: outcome.revision };
-  }
-}
-
-@CommandHandler(DeleteJobCommand)
-export class DeleteJobHandler implements ICommandHandler<DeleteJobCommand> {
-  constructor(
-    private readonly repository: EventSourcedRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async execute({ context, projectId, jobId }: DeleteJobCommand) {
-    requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
-    const now = this.clock.now();
-    await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (): JobCommand => ({ type: 'DeleteJob', now })),
-      context,
-    );
   }
 }

@@ -11,13 +11,3 @@ export class UpdateJobCommand extends Command<{ revision: number }> {
     super(context);
   }
 }
-
-export class DeleteJobCommand extends Command {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly jobId: string,
-  ) {
-    super(context);
-  }
-}

@@ -16,15 +16,8 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
-import { assertOwnLiveProject, isJobOf, onJobOf } from '../job-access';
-import {
-  AssignPilotsCommand,
-  AssignPilotsResult,
-  UnassignPilotsCommand,
-  UnassignPilotsResult,
-} from './assign-pilots.command';
-
-const unique = (ids: string[]) => [...new Set(ids)];
+import { assertOwnLiveProject, isJobOf, onJobOf, unique } from '../job-access';
+import { AssignPilotsCommand, AssignPilotsResult } from './assign-pilots.command';
 
 /**
  * Assigns pilots to every occurrence of a job. The request is all or nothing: an id that is not a
@@ -73,38 +66,6 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
     const members = await Promise.all(pilotIds.map((id) => this.read.get<MemberDoc>(MEMBERS, id)));
     const allPilots = members.every((m) => m !== null && m.workspaceId === workspaceId && m.doc.role === 'pilot');
     if (!allPilots) throw notFound(ASSIGNMENT_MESSAGES.pilotsNotFound);
-  }
-}
-
-/**
- * Removes pilots from every occurrence of a job. Pilots are not looked up: an assignment can be
- * removed whatever became of the member. Ids without an assignment are left out of
- * `pilots_removed`; when none of them has one, the answer is 404 (spec 4.2).
- */
-@CommandHandler(UnassignPilotsCommand)
-export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsCommand, UnassignPilotsResult> {
-  constructor(
-    private readonly repository: EventSourcedRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
-
-  async execute({ context, projectId, jobId, pilotIds }: UnassignPilotsCommand): Promise<UnassignPilotsResult> {
-    requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
-    const now = this.clock.now();
-    const outcome = await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (): JobCommand => ({ type: 'UnassignPilots', pilotIds: unique(pilotIds), now })),
-      context,
-    );
-    const event = outcome.events[0] as Extract<JobEvent, { type: 'job.pilots_unassigned' }>;
-    return {
-      message: 'Pilots unassigned successfully',
-      pilots_removed: event.data.pilot_ids,
-      // One record per pilot and occurrence went (spec 4.2); the event keeps the two factors.
-      assignments_removed: event.data.pilot_ids.length * event.data.occurrences_per_pilot,
-    };
   }
 }
 

@@ -9,25 +9,7 @@ export interface AssignPilotsResult {
   occurrences_per_pilot: number;
 }
 
-/** Response of POST .../unassign (spec 4.2), field for field. */
-export interface UnassignPilotsResult {
-  message: string;
-  pilots_removed: string[];
-  assignments_removed: number;
-}
-
 export class AssignPilotsCommand extends Command<AssignPilotsResult> {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly jobId: string,
-    readonly pilotIds: string[],
-  ) {
-    super(context);
-  }
-}
-
-export class UnassignPilotsCommand extends Command<UnassignPilotsResult> {
   constructor(
     context: CommandContext,
     readonly projectId: string,
