@@ -2,8 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { JOB_TYPE_MESSAGES as M } from '@app/domain';
-import { IsStringField, LengthBetween, RequiredString, WhenPresent } from '../http/field-rules';
-import { JOB_TYPE_FIELD } from '../openapi/schemas/job-types.schema';
+import { IsStringField, LengthBetween, RequiredString, WhenPresent } from '../../http/field-rules';
+import { JOB_TYPE_FIELD } from '../../openapi/schemas/job-types.schema';
 
 const NotEmpty = (message: string) =>
   ValidateBy({ name: 'notEmpty', validator: { validate: (v: unknown) => typeof v === 'string' && v.length > 0 } }, { message });

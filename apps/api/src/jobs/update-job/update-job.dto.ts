@@ -13,12 +13,12 @@ import {
   STATUS_VALUES,
   Status,
 } from '@app/domain';
-import { IsIsoDate, IsStringField, LengthBetween, OneOf, WhenPresent } from '../http/field-rules';
-import { OtherStatusReason } from '../projects/create-project.dto';
-import { orNull } from '../openapi/schemas/common.schema';
-import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
-import { STATUS_FIELD } from '../openapi/schemas/projects.schema';
-import { JobRules } from './create-job.dto';
+import { IsIsoDate, IsStringField, LengthBetween, OneOf, WhenPresent } from '../../http/field-rules';
+import { OtherStatusReason } from '../../projects/create-project/create-project.dto';
+import { orNull } from '../../openapi/schemas/common.schema';
+import { JOB_FIELD as F } from '../../openapi/schemas/jobs.schema';
+import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { JobRules } from '../create-job/create-job.dto';
 
 /**
  * PATCH /projects/{projectId}/jobs/{jobId} (spec 4.2): every field optional, only supplied ones

@@ -11,9 +11,9 @@ import {
   Required,
   RequiredString,
   WhenSet,
-} from '../http/field-rules';
-import { orNull } from '../openapi/schemas/common.schema';
-import { PROJECT_FIELD as F, STATUS_FIELD } from '../openapi/schemas/projects.schema';
+} from '../../http/field-rules';
+import { orNull } from '../../openapi/schemas/common.schema';
+import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
 
 /** Required when the status is `other`; checked for type and length whenever it is given. */
 export const OtherStatusReason = () =>

@@ -25,12 +25,12 @@ import {
   Required,
   RequiredString,
   WhenSet,
-} from '../http/field-rules';
-import { OtherStatusReason } from '../projects/create-project.dto';
-import { orNull } from '../openapi/schemas/common.schema';
-import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
-import { STATUS_FIELD } from '../openapi/schemas/projects.schema';
-import { ListOf, NumberBetween } from './job-field-rules';
+} from '../../http/field-rules';
+import { OtherStatusReason } from '../../projects/create-project/create-project.dto';
+import { orNull } from '../../openapi/schemas/common.schema';
+import { JOB_FIELD as F } from '../../openapi/schemas/jobs.schema';
+import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { ListOf, NumberBetween } from '../job-field-rules';
 
 /** Rules shared by create and update; each validates only when the field is set (not absent, not null). */
 export const JobRules = {

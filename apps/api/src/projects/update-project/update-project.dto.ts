@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
-import { IsBooleanField, IsIsoDate, IsStringField, LengthBetween, OneOf, OptionalString, WhenPresent, WhenSet } from '../http/field-rules';
-import { orNull } from '../openapi/schemas/common.schema';
-import { PROJECT_FIELD as F, STATUS_FIELD } from '../openapi/schemas/projects.schema';
-import { OtherStatusReason } from './create-project.dto';
+import { IsIsoDate, IsStringField, LengthBetween, OneOf, OptionalString, WhenPresent, WhenSet } from '../../http/field-rules';
+import { orNull } from '../../openapi/schemas/common.schema';
+import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { OtherStatusReason } from '../create-project/create-project.dto';
 
 /** PATCH /projects/{id}: every field optional; only supplied fields change; null clears the nullable ones. */
 export class UpdateProjectDto {
@@ -43,11 +43,4 @@ export class UpdateProjectDto {
   @ApiPropertyOptional({ ...orNull(F.laanc_number), description: 'Airspace authorization number (writable only on update); null clears it' })
   @OptionalString('laanc_number', 100, 'laanc_number must not exceed 100 characters')
   laanc_number?: string | null = undefined;
-}
-
-/** POST /projects/{id}/archive */
-export class ArchiveProjectDto {
-  @ApiProperty({ type: Boolean, description: '`true` archives the project (left out of the default list), `false` restores it', example: true })
-  @IsBooleanField('archived must be a boolean')
-  archived: boolean = undefined as never;
 }
