@@ -95,9 +95,12 @@ export * from './jobs/list-job-occurrences/assigned-pilots';
 export * from './history/state-as-of';
 export * from './job-types/job-type.projector';
 export * from './job-types/job-type-lookup';
-export * from './job-types/commands/create-job-type.command';
-export * from './job-types/commands/create-job-type.handler';
-export * from './job-types/queries/job-type.queries';
+export * from './job-types/create-job-type/create-job-type.command';
+export * from './job-types/create-job-type/create-job-type.handler';
+export * from './job-types/delete-job-type/delete-job-type.command';
+export * from './job-types/delete-job-type/delete-job-type.handler';
+export * from './job-types/list-job-types/list-job-types.query';
+export * from './job-types/list-job-types/list-job-types.handler';
 export * from './team/queries/team.queries';
 
 import { CreateJobHandler } from './jobs/create-job/create-job.handler';
@@ -109,8 +112,9 @@ import { GetJobHandler } from './jobs/get-job/get-job.handler';
 import { ListJobsHandler } from './jobs/list-jobs/list-jobs.handler';
 import { ListJobOccurrencesHandler } from './jobs/list-job-occurrences/list-job-occurrences.handler';
 import { GetJobAsOfHandler } from './jobs/get-job-as-of/get-job-as-of.handler';
-import { CreateJobTypeHandler, DeleteJobTypeHandler } from './job-types/commands/create-job-type.handler';
-import { ListJobTypesHandler } from './job-types/queries/job-type.queries';
+import { CreateJobTypeHandler } from './job-types/create-job-type/create-job-type.handler';
+import { DeleteJobTypeHandler } from './job-types/delete-job-type/delete-job-type.handler';
+import { ListJobTypesHandler } from './job-types/list-job-types/list-job-types.handler';
 import { GetTeamMemberHandler, ListTeamHandler } from './team/queries/team.queries';
 
 export const JOB_HANDLERS = [

@@ -8,12 +8,3 @@ export class CreateJobTypeCommand extends Command<{ id: string }> {
     super(context);
   }
 }
-
-export class DeleteJobTypeCommand extends Command {
-  constructor(
-    context: CommandContext,
-    readonly jobTypeId: string,
-  ) {
-    super(context);
-  }
-}

@@ -1,24 +1,10 @@
 import { Inject } from '@nestjs/common';
-import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { JobTypeView, PREDEFINED_JOB_TYPES } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { JOB_TYPES } from '../job-type.projector';
-
-export interface JobTypeList {
-  job_types: JobTypeView[];
-  count: number;
-  cursor: string | null;
-}
-
-export class ListJobTypesQuery extends Query<JobTypeList> {
-  constructor(
-    readonly workspaceId: string,
-    readonly cursor?: string,
-  ) {
-    super();
-  }
-}
+import { ListJobTypesQuery, JobTypeList } from './list-job-types.query';
 
 const PREDEFINED: JobTypeView[] = PREDEFINED_JOB_TYPES.map((t) => ({ id: t.id, name: t.name, icon: t.icon, is_predefined: true }));
 
