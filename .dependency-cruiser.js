@@ -27,6 +27,15 @@ module.exports = {
       to: { path: ['^libs/infrastructure', '^apps/', `node_modules/${DRIVERS.slice(1)}`] },
     },
     {
+      name: 'core-knows-no-process-or-host',
+      comment:
+        'Process and host concerns (signals, exit, pid, host name, child processes) sit behind the ' +
+        'ProcessHost port, implemented in apps/api: the core runs the same in any process or test.',
+      severity: 'error',
+      from: { path: '^libs/(application|domain)' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(process|os|child_process|cluster)$' },
+    },
+    {
       name: 'adapters-do-not-reach-out',
       comment: 'Adapters implement ports and nothing else: no HTTP layer, no domain rules of their own.',
       severity: 'error',

@@ -4,9 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
-import { conditionalResponses } from './http/conditional';
-import { REQUEST_TIMED_OUT } from './http/errors';
-import { answerInTime, DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, refuseLongUrls, RequestBounds } from './http/request-bounds';
+import { registerHttpPipeline } from './http/pipeline';
+import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -41,22 +40,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     clientErrorHandler: jsonClientErrorHandler(bounds),
   });
-  const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
-  fastify.addHook('preHandler', answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT));
-  const conditional = conditionalResponses();
-  fastify.addHook('preSerialization', conditional.preSerialization);
-  fastify.addHook('onSend', conditional.onSend);
-  // Callback style, like the hooks above: every response passes here, and a promise per hook adds up.
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
-
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     bufferLogs: false,
   });
+  registerHttpPipeline(app, bounds);
   app.setGlobalPrefix('v1', { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
   publishOpenApi(app);

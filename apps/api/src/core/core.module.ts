@@ -10,6 +10,7 @@ import {
   EventStore,
   ID_GENERATOR,
   PersonalDataVault,
+  PROCESS_HOST,
   ProjectionEngine,
   ProjectionMaintenance,
   READ_MODEL_STORE,
@@ -28,6 +29,7 @@ import {
 import { eventSchemas } from '@app/domain';
 import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
+import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
 import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../storage';
 import { APP_CONFIG } from '../tokens';
@@ -104,6 +106,7 @@ const SHARED = [
   READ_MODEL_STORE,
   CLOCK,
   ID_GENERATOR,
+  PROCESS_HOST,
   ProjectionEngine,
   ProjectionMaintenance,
   READ_YOUR_WRITES,
@@ -142,6 +145,7 @@ export class CoreModule {
         PersonalDataVault,
         { provide: CLOCK, useValue: systemClock },
         { provide: ID_GENERATOR, useValue: randomIds },
+        { provide: PROCESS_HOST, useValue: nodeProcessHost },
         {
           provide: ProjectionEngine,
           useFactory: (events: EventStore, read: ReadModelStore) =>

@@ -8,7 +8,7 @@ import { singleQueryValue } from '../jobs/query-params';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, IdBody } from '../openapi/schemas/common.schema';
 import { JobTypeListSchema } from '../openapi/schemas/job-types.schema';
-import { CreateJobTypeDto } from './create-job-type.dto';
+import { CreateJobTypeDto } from './create-job-type/create-job-type.dto';
 
 /** Job types (spec 4.3): the predefined catalogue plus the workspace's custom types. */
 @ApiTags('Job types')

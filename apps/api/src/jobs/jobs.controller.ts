@@ -37,10 +37,11 @@ import {
   OccurrenceListSchema,
   UnassignPilotsResultSchema,
 } from '../openapi/schemas/jobs.schema';
-import { AssignPilotsDto, UnassignPilotsDto } from './assign-pilots.dto';
-import { CreateJobDto } from './create-job.dto';
+import { AssignPilotsDto } from './assign-pilots/assign-pilots.dto';
+import { CreateJobDto } from './create-job/create-job.dto';
 import { singleQueryValue } from './query-params';
-import { UpdateJobDto } from './update-job.dto';
+import { UpdateJobDto } from './update-job/update-job.dto';
+import { UnassignPilotsDto } from './unassign-pilots/unassign-pilots.dto';
 
 /** Jobs of a project (spec 4.2), their occurrences and their pilot assignments. */
 @ApiTags('Jobs')

@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
   API_KEY_PREFIX,
@@ -77,7 +76,7 @@ interface IdempotentRequest extends AuthenticatedRequest {
  * is left to the guard to refuse, without touching the store.
  */
 @Injectable()
-export class Idempotency implements OnModuleInit {
+export class Idempotency {
   private readonly logger = new Logger('Idempotency');
   /** Keys this process is running now, settled when each finishes: local duplicates wait on these. */
   private readonly running = new Map<string, Promise<void>>();
@@ -88,33 +87,32 @@ export class Idempotency implements OnModuleInit {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly authenticator: ApiKeyAuthenticator,
-    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.operatorToken = new OperatorToken(config.adminToken);
   }
 
-  onModuleInit() {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // Callback-style hooks: every request passes through them, and the common case (not a POST
-    // with a key) should not cost a promise.
-    fastify.addHook('preHandler', (request, reply, done) => {
-      const header = request.method === 'POST' ? request.headers[IDEMPOTENCY_KEY_HEADER] : undefined;
-      // No key, or no route (the 404 needs no protection).
-      if (header === undefined || !request.routeOptions.url) return done();
-      this.begin(request as IdempotentRequest, reply, header).then(
-        // After a replay the response is sent: the request goes no further (done is not called).
-        (replayed) => (replayed ? undefined : done()),
-        (error: Error) => done(error),
-      );
-    });
-    fastify.addHook('onSend', (request, reply, payload, done) => {
-      const claimed = (request as IdempotentRequest).idempotency;
-      if (!claimed) return done(null, payload);
-      // Once per request, even if an error in a later hook makes Fastify send another response.
-      (request as IdempotentRequest).idempotency = undefined;
-      void this.finish(claimed, reply, payload).then(() => done(null, payload));
-    });
-  }
+  // Callback-style hooks (registered in http/pipeline.ts): every request passes through them, and
+  // the common case (not a POST with a key) should not cost a promise.
+  /** Claims the key before the handler runs, or replays the stored response. */
+  readonly preHandler: preHandlerHookHandler = (request, reply, done) => {
+    const header = request.method === 'POST' ? request.headers[IDEMPOTENCY_KEY_HEADER] : undefined;
+    // No key, or no route (the 404 needs no protection).
+    if (header === undefined || !request.routeOptions.url) return done();
+    this.begin(request as IdempotentRequest, reply, header).then(
+      // After a replay the response is sent: the request goes no further (done is not called).
+      (replayed) => (replayed ? undefined : done()),
+      (error: Error) => done(error),
+    );
+  };
+
+  /** Stores the response under the claimed key. */
+  readonly onSend: onSendHookHandler = (request, reply, payload, done) => {
+    const claimed = (request as IdempotentRequest).idempotency;
+    if (!claimed) return done(null, payload);
+    // Once per request, even if an error in a later hook makes Fastify send another response.
+    (request as IdempotentRequest).idempotency = undefined;
+    void this.finish(claimed, reply, payload).then(() => done(null, payload));
+  };
 
   /** Claims the key (the request then runs), or replays; true when the response has been sent. */
   private async begin(request: IdempotentRequest, reply: FastifyReply, header: string | string[]): Promise<boolean> {

@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   API_KEY_PREFIX,
   ApiKeyAuthenticator,
@@ -44,7 +43,7 @@ const ADMIN_PREFIX = '/v1/admin/';
  * whole API down with its counters would defeat that.
  */
 @Injectable()
-export class RateLimiter implements OnModuleInit {
+export class RateLimiter {
   private readonly logger = new Logger('RateLimits');
   private readonly policies: RateLimitPolicy[];
   private readonly policyHeader: string;
@@ -57,7 +56,6 @@ export class RateLimiter implements OnModuleInit {
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly authenticator: ApiKeyAuthenticator,
-    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.policies = rateLimitPolicies(config);
     this.policyHeader = rateLimitPolicyHeader(this.policies);
@@ -65,10 +63,8 @@ export class RateLimiter implements OnModuleInit {
     this.operatorToken = new OperatorToken(config.adminToken);
   }
 
-  onModuleInit() {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', (request, reply) => this.check(request, reply));
-  }
+  /** The onRequest hook (registered in http/pipeline.ts): counts the request, or answers 429. */
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply) => this.check(request, reply);
 
   private async check(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     if (!request.url.startsWith(LIMITED_PREFIX)) return;

@@ -1,13 +1,7 @@
 import { Controller, Get, Header, HttpException, Inject, Module, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import type { AppConfig } from '../config';
-import { APP_CONFIG } from '../tokens';
 import { EVENT_STORE, EventStore, ProjectionEngine, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
 import { Public } from '../http/auth.guard';
-import { readConsistencyHook } from '../http/read-consistency';
 import { NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 import { ServiceMetrics } from './metrics';
 
@@ -97,39 +91,17 @@ export class ObservabilityController {
   }
 }
 
-/**
- * Request metrics and one structured JSON log line per request (pino): request id, method,
- * route template, status, duration. Headers and bodies are never logged, so neither are API
- * keys, tokens nor webhook secrets.
- */
+/** The observability routes; the request log and metrics hooks are in the HTTP pipeline (http/pipeline.ts). */
 @Module({
   controllers: [ObservabilityController],
 })
 export class ObservabilityModule implements OnModuleInit {
   constructor(
-    private readonly adapterHost: HttpAdapterHost,
     private readonly metrics: ServiceMetrics,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly engine: ProjectionEngine,
   ) {}
 
   onModuleInit() {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     this.engine.onParked((letter) => this.metrics.deadLettersParked.inc({ projection: letter.projection }));
-    fastify.addHook(
-      'onSend',
-      readConsistencyHook((route, projection) => this.metrics.readYourWritesTimeouts.inc({ route, projection })),
-    );
-    const log = pino({ base: { service: 'workspace-operations' }, level: this.config.logLevel });
-    fastify.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions?.url ?? 'unmatched';
-      const seconds = reply.elapsedTime / 1000;
-      this.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
-      if (route === '/metrics' || route === '/health') return;
-      log.info(
-        { req_id: request.id, method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 100) / 100 },
-        'request',
-      );
-    });
   }
 }

@@ -42,8 +42,9 @@ import {
 } from '../openapi/decorators';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
 import { ProjectListSchema, ProjectSchema } from '../openapi/schemas/projects.schema';
-import { CreateProjectDto } from './create-project.dto';
-import { ArchiveProjectDto, UpdateProjectDto } from './update-project.dto';
+import { CreateProjectDto } from './create-project/create-project.dto';
+import { ArchiveProjectDto } from './archive-project/archive-project.dto';
+import { UpdateProjectDto } from './update-project/update-project.dto';
 
 @ApiTags('Projects')
 @ApiKeyAuth()

@@ -21,6 +21,8 @@ import {
   WebhookSender,
   WebhookSettings,
   WebhookTransport,
+  PROCESS_HOST,
+  ProcessHost,
 } from '@app/application';
 import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http';
 import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
@@ -119,8 +121,9 @@ class WebhooksLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
         sender: WebhookSender,
         settings: WebhookSettings,
         clock: Clock,
-      ) => new WebhookDispatcher(events, queue, repository, sender, settings, clock, new Logger('Webhooks')),
-      inject: [EVENT_STORE, WEBHOOK_QUEUE, EventSourcedRepository, WebhookSender, WEBHOOK_SETTINGS, CLOCK],
+        host: ProcessHost,
+      ) => new WebhookDispatcher(events, queue, repository, sender, settings, clock, new Logger('Webhooks'), host),
+      inject: [EVENT_STORE, WEBHOOK_QUEUE, EventSourcedRepository, WebhookSender, WEBHOOK_SETTINGS, CLOCK, PROCESS_HOST],
     },
     WebhooksLifecycle,
   ],

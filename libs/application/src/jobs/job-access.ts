@@ -1,6 +1,7 @@
 import {
   JOB_NOT_FOUND,
   JobState,
+  JobView,
   notFound,
   PROJECT_NOT_FOUND,
   projectDecider,
@@ -12,6 +13,7 @@ import { PROJECTS } from '../projects/project.projector';
 import { CommandContext } from '../shared/command-context';
 import { EventSourcedRepository } from '../shared/event-sourced-repository';
 import { ownedBy } from '../shared/tenant';
+import { JOBS } from './job.projector';
 
 /**
  * Jobs live inside a project of the caller's workspace. Every job route names the project first,
@@ -46,3 +48,14 @@ export function onJobOf<Cmd>(context: CommandContext, projectId: string, command
     return command(state);
   };
 }
+
+/** A job of a project the caller can see, of this workspace and that project; any other is "not found". */
+export async function visibleJob(read: ReadModelStore, workspaceId: string, projectId: string, jobId: string): Promise<JobView> {
+  await assertProjectVisible(read, workspaceId, projectId);
+  const found = await read.get<JobView>(JOBS, jobId);
+  if (!found || found.workspaceId !== workspaceId || found.doc.project_id !== projectId) throw notFound(JOB_NOT_FOUND);
+  return found.doc;
+}
+
+/** Pilot ids of a request, each once (the response lists each pilot once). */
+export const unique = (ids: string[]) => [...new Set(ids)];

@@ -10,3 +10,4 @@ export * from './rate-limit-store.port';
 export * from './idempotency-store.port';
 export * from './subject-key-store.port';
 export * from './snapshot-store.port';
+export * from './process-host.port';

@@ -13,6 +13,7 @@ import { WebhookSettings } from '../webhook-settings';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookSender } from './webhook-sender';
+import { ProcessHost } from '../../ports/process-host.port';
 
 /**
  * The dispatcher end to end inside one process: the real SQLite event store and queue, a fake
@@ -57,9 +58,12 @@ describe('Webhook dispatcher', () => {
     retentionMs: 60_000,
     ...overrides,
   });
+  // One process: its own owner id, and no other holder ever judged gone (leases run out instead).
+  let owners = 0;
+  const thisProcess: ProcessHost = { newOwnerId: () => `test:${++owners}`, isDeadOwner: () => false };
   const dispatcher = (settings: WebhookSettings) => {
     const sender = new WebhookSender(transport, box, settings, systemClock);
-    const started = new WebhookDispatcher(events, queue, repository, sender, settings, systemClock, silent, {
+    const started = new WebhookDispatcher(events, queue, repository, sender, settings, systemClock, silent, thisProcess, {
       pollIntervalMs: 60_000, // no poll in these tests: whatever happens, something woke the worker
     });
     running.push(started);

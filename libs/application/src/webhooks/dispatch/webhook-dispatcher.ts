@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Clock } from '../../ports/clock.port';
 import { EventStore } from '../../ports/event-store.port';
+import { ProcessHost } from '../../ports/process-host.port';
 import { WebhookQueue } from '../../ports/webhook-queue.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { ResourceViews } from '../resource-views';
@@ -11,22 +10,6 @@ import { DispatchLogger, WebhookFanout } from './webhook-fanout';
 import { WebhookSender } from './webhook-sender';
 
 export const WEBHOOK_DISPATCHER = Symbol('WebhookDispatcher');
-
-/**
- * Whether an owner id names a process of this host that no longer runs (a crash or a kill -9):
- * then its fan-out lease need not be waited out, which matters most to the embedded deployment's
- * restart. A reused pid merely means waiting for the lease to end.
- */
-export function isDeadLocalProcess(owner: string): boolean {
-  const [host, pid] = owner.split(':');
-  if (host !== hostname() || !/^\d+$/.test(pid ?? '') || Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Margin between the request timeout and the claim: time to load, sign and settle. */
@@ -38,8 +21,8 @@ const LEASE_MARGIN_MS = 30_000;
  * both; in a scaled deployment every process runs a worker and one of them, in turn, the fan-out.
  */
 export class WebhookDispatcher {
-  /** `host:pid:nonce`: enough to tell, on the same host, that a holder's process is gone. */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** This process's id on the leases it holds; the host tells whether another holder is gone. */
+  readonly owner: string;
   private readonly fanout: WebhookFanout;
   private readonly worker: DeliveryWorker;
   private pruneTimer: NodeJS.Timeout | null = null;
@@ -52,8 +35,10 @@ export class WebhookDispatcher {
     private readonly settings: WebhookSettings,
     private readonly clock: Clock,
     private readonly logger: DispatchLogger,
+    host: ProcessHost,
     options: { fanoutLeaseMs?: number; pollIntervalMs?: number } = {},
   ) {
+    this.owner = host.newOwnerId();
     this.worker = new DeliveryWorker(queue, repository, sender, settings, clock, this.owner, {
       leaseMs: settings.requestTimeoutMs + LEASE_MARGIN_MS,
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
@@ -65,7 +50,7 @@ export class WebhookDispatcher {
       settings,
       clock,
       this.owner,
-      { leaseMs: options.fanoutLeaseMs ?? 15_000, isDeadOwner: isDeadLocalProcess },
+      { leaseMs: options.fanoutLeaseMs ?? 15_000, isDeadOwner: (owner) => host.isDeadOwner(owner) },
       () => this.worker.wake(),
       logger,
     );

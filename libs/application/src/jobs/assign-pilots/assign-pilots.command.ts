@@ -1,0 +1,21 @@
+import { Command, CommandContext } from '../../shared/command-context';
+
+/** Response of POST .../assign (spec 4.2), field for field. */
+export interface AssignPilotsResult {
+  message: string;
+  results: { successful: number; skipped: number; failed: number };
+  pilots_assigned: string[];
+  pilots_skipped: string[];
+  occurrences_per_pilot: number;
+}
+
+export class AssignPilotsCommand extends Command<AssignPilotsResult> {
+  constructor(
+    context: CommandContext,
+    readonly projectId: string,
+    readonly jobId: string,
+    readonly pilotIds: string[],
+  ) {
+    super(context);
+  }
+}

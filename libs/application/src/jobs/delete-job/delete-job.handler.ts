@@ -1,0 +1,28 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { JobCommand, jobDecider, jobStream } from '@app/domain';
+import { CLOCK, Clock } from '../../ports/clock.port';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
+import { requireWorkspace } from '../../shared/tenant';
+import { assertOwnLiveProject, onJobOf } from '../job-access';
+import { DeleteJobCommand } from './delete-job.command';
+
+@CommandHandler(DeleteJobCommand)
+export class DeleteJobHandler implements ICommandHandler<DeleteJobCommand> {
+  constructor(
+    private readonly repository: EventSourcedRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ context, projectId, jobId }: DeleteJobCommand) {
+    requireWorkspace(context);
+    await assertOwnLiveProject(this.repository, context, projectId);
+    const now = this.clock.now();
+    await this.repository.execute(
+      jobDecider,
+      jobStream(jobId),
+      onJobOf(context, projectId, (): JobCommand => ({ type: 'DeleteJob', now })),
+      context,
+    );
+  }
+}

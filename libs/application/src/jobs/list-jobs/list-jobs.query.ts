@@ -1,0 +1,19 @@
+import { Query } from '@nestjs/cqrs';
+import { JobView } from '@app/domain';
+
+export interface JobList {
+  jobs: JobView[];
+  count: number;
+  cursor: string | null;
+  project_id: string;
+}
+
+export class ListJobsQuery extends Query<JobList> {
+  constructor(
+    readonly workspaceId: string,
+    readonly projectId: string,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,76 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  jobDecider,
+  jobStream,
+  JobView,
+  notFound,
+  PROJECT_NOT_FOUND,
+  projectDecider,
+  projectJobsDecider,
+  projectJobsStream,
+  projectStream,
+  workspaceDecider,
+  workspaceStream,
+} from '@app/domain';
+import { CLOCK, Clock } from '../../ports/clock.port';
+import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
+import { JOBS } from '../../jobs/job.projector';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
+import { ownedBy, requireWorkspace } from '../../shared/tenant';
+import { DeleteProjectCommand } from './delete-project.command';
+
+/**
+ * Deletes a project, every live job it has (each with its own `job.deleted`, for auditors and
+ * webhook consumers) and releases its workspace slot, in one write: atomically on the embedded
+ * store, so a failure leaves the project, its jobs and its slot as they were and a retried DELETE
+ * finishes. The jobs are those the project's membership stream lists (checked at the same write,
+ * so a job created meanwhile makes the write fail and be decided again with it), plus any the
+ * read models show from before that stream existed.
+ *
+ * Queued on the workspace's stream with its creates. On EventStoreDB the project and its jobs are
+ * deleted first and the slot released last; the reconciler finishes a delete interrupted between.
+ */
+@CommandHandler(DeleteProjectCommand)
+export class DeleteProjectHandler implements ICommandHandler<DeleteProjectCommand> {
+  constructor(
+    private readonly repository: EventSourcedRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+  ) {}
+
+  async execute({ context, projectId, expectedRevision }: DeleteProjectCommand) {
+    const workspaceId = requireWorkspace(context);
+    const projected = await projectJobIdsInReadModels(this.read, workspaceId, projectId);
+    const now = this.clock.now();
+    const workspace = workspaceStream(workspaceId);
+    await this.repository.transact(workspace, context, async (unit) => {
+      const stream = projectStream(projectId);
+      const { state } = await unit.load(projectDecider, stream);
+      // A project the caller cannot see is a 404 before any If-Match is looked at.
+      if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+      await unit.decide(projectDecider, stream, { type: 'DeleteProject', now }, { expectedRevision, order: 'first' });
+      const { state: members } = await unit.load(projectJobsDecider, projectJobsStream(projectId));
+      for (const jobId of new Set([...members.jobIds, ...projected])) {
+        const { state: job } = await unit.load(jobDecider, jobStream(jobId));
+        if (job.status !== 'live' || job.projectId !== projectId) continue;
+        await unit.decide(jobDecider, jobStream(jobId), { type: 'DeleteJob', now }, { order: 'first' });
+      }
+      await unit.decide(workspaceDecider, workspace, { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
+    });
+  }
+}
+
+const PAGE = 500;
+
+/** Jobs of the project in the read models (jobs created before projects listed their jobs). */
+async function projectJobIdsInReadModels(read: ReadModelStore, workspaceId: string, projectId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let afterSeq: number | undefined;
+  for (;;) {
+    const jobs = await read.find<JobView>(JOBS, { workspaceId, where: { project_id: projectId }, afterSeq, limit: PAGE });
+    ids.push(...jobs.map((job) => job.id));
+    if (jobs.length < PAGE) return ids;
+    afterSeq = jobs[jobs.length - 1].seq;
+  }
+}
