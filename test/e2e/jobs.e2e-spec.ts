@@ -1,7 +1,7 @@
 import { HttpResult, TestApp } from '../support/test-app';
 
 /**
- * Jobs, occurrences and pilot assignments (spec 2.3, 3.4, 4.2, 7, 8) over real HTTP.
+ * Jobs, occurrences and pilot assignments (docs/api.md, Jobs, 3.4, 4.2, 7, 8) over real HTTP.
  * Dates are relative to today: the 6-month rule on start_date and the rolling horizon of
  * occurrences both depend on the date the service runs on.
  */

@@ -42,7 +42,7 @@ import { CreateJobDto } from './create-job.dto';
 import { singleQueryValue } from './query-params';
 import { UpdateJobDto } from './update-job.dto';
 
-/** Jobs of a project (spec 4.2), their occurrences and their pilot assignments. */
+/** Jobs of a project (docs/api.md, Jobs), their occurrences and their pilot assignments. */
 @ApiTags('Jobs')
 @ApiKeyAuth()
 @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
@@ -204,7 +204,7 @@ export class JobsController {
     return this.commands.execute(new UnassignPilotsCommand(context, projectId, jobId, body.pilots));
   }
 
-  /** Not in the spec, which keeps occurrence records out of sight; documented in docs/jobs.md. */
+  /** Not in the API reference, which keeps occurrence records out of sight; documented in docs/jobs.md. */
   @Get(':jobId/occurrences')
   @ApiOperation({ summary: "List a job's occurrences", description: 'Derived from its schedule, by date, 50 a page (not in the spec; docs/jobs.md).' })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)

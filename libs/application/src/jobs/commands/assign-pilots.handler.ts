@@ -29,7 +29,7 @@ const unique = (ids: string[]) => [...new Set(ids)];
 /**
  * Assigns pilots to every occurrence of a job. The request is all or nothing: an id that is not a
  * pilot of this workspace fails it with 404 before anything is recorded, so `results.failed` is
- * always 0 — it is kept because the spec's response has it.
+ * always 0 — it is kept because the API reference's response has it.
  */
 @CommandHandler(AssignPilotsCommand)
 export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand, AssignPilotsResult> {
@@ -43,7 +43,7 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
     const workspaceId = requireWorkspace(context);
     const requested = unique(pilotIds);
     await assertOwnLiveProject(this.repository, context, projectId);
-    // "Job not found" comes before "One or more pilots not found" (spec 4.2 lists them in that order).
+    // "Job not found" comes before "One or more pilots not found" (docs/api.md, Jobs lists them in that order).
     const { state } = await this.repository.load(jobDecider, jobStream(jobId));
     if (!isJobOf(state, context, projectId) || state.status !== 'live') throw notFound(JOB_NOT_FOUND);
     await this.assertPilots(workspaceId, requested);
@@ -79,7 +79,7 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
 /**
  * Removes pilots from every occurrence of a job. Pilots are not looked up: an assignment can be
  * removed whatever became of the member. Ids without an assignment are left out of
- * `pilots_removed`; when none of them has one, the answer is 404 (spec 4.2).
+ * `pilots_removed`; when none of them has one, the answer is 404 (docs/api.md, Jobs).
  */
 @CommandHandler(UnassignPilotsCommand)
 export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsCommand, UnassignPilotsResult> {
@@ -102,7 +102,7 @@ export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsComm
     return {
       message: 'Pilots unassigned successfully',
       pilots_removed: event.data.pilot_ids,
-      // One record per pilot and occurrence went (spec 4.2); the event keeps the two factors.
+      // One record per pilot and occurrence went (docs/api.md, Jobs); the event keeps the two factors.
       assignments_removed: event.data.pilot_ids.length * event.data.occurrences_per_pilot,
     };
   }
