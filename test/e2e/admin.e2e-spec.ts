@@ -1,6 +1,6 @@
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 
-describe('Operator API (ARCHITECTURE.md contract) over HTTP', () => {
+describe('Operator API (docs/operator-contract.md) over HTTP', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await TestApp.start();

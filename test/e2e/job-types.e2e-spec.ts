@@ -3,7 +3,7 @@ import { TestApp } from '../support/test-app';
 type Keys = Awaited<ReturnType<TestApp['provision']>>;
 type JobType = { id: string; name: string; icon: string; is_predefined: boolean };
 
-describe('Job types (spec 2.4, 4.3) over HTTP', () => {
+describe('Job types (docs/api.md, Job types) over HTTP', () => {
   let t: TestApp;
   let keys: Keys;
   let other: Keys;
@@ -34,7 +34,7 @@ describe('Job types (spec 2.4, 4.3) over HTTP', () => {
     return { all, counts };
   };
 
-  it('lists the predefined types, including the ones the spec names, with is_predefined true', async () => {
+  it('lists the predefined types, including the ones docs/api.md names, with is_predefined true', async () => {
     const res = await list(keys);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['count', 'cursor', 'job_types']);

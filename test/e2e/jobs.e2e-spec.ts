@@ -1,7 +1,7 @@
 import { HttpResult, TestApp } from '../support/test-app';
 
 /**
- * Jobs, occurrences and pilot assignments (spec 2.3, 3.4, 4.2, 7, 8) over real HTTP.
+ * Jobs, occurrences and pilot assignments (docs/api.md, Jobs, 3.4, 4.2, 7, 8) over real HTTP.
  * Dates are relative to today: the 6-month rule on start_date and the rolling horizon of
  * occurrences both depend on the date the service runs on.
  */
@@ -29,7 +29,7 @@ const everyNthDay = (from: string, to: string, step: number) => {
 
 type Keys = Awaited<ReturnType<TestApp['provision']>>;
 
-describe('Jobs (spec 2.3, 3.4, 4.2) over HTTP', () => {
+describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
   let t: TestApp;
   let keys: Keys;
   let other: Keys;
@@ -101,7 +101,7 @@ describe('Jobs (spec 2.3, 3.4, 4.2) over HTTP', () => {
     expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { message } });
 
   describe('POST /projects/{projectId}/jobs', () => {
-    it('creates a job with defaults; GET shows exactly the Job object of spec 2.3', async () => {
+    it('creates a job with defaults; GET shows exactly the documented Job object', async () => {
       const id = await create();
       const res = await get(id);
       expect(res.status).toBe(200);

@@ -3,7 +3,7 @@ import { TestApp } from '../support/test-app';
 const STATUS_MESSAGE =
   'status must be one of: draft, not_started, planned, in_progress, completed, on_hold, weather_delayed, technical_issues, cancelled, aborted, other';
 
-describe('Projects (spec 2.2, 3.1, 3.2, 4.1) over HTTP', () => {
+describe('Projects (docs/api.md, Projects) over HTTP', () => {
   let t: TestApp;
   let keys: Awaited<ReturnType<TestApp['provision']>>;
   const valid = { name: 'Bridge survey', description: 'Quarterly inspection', status: 'planned', start_date: '2026-03-01' };

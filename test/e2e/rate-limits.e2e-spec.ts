@@ -4,7 +4,7 @@ import { ProjectionEngine } from '@app/application';
 import { RedisServer } from '../support/redis-server';
 import { TestApp } from '../support/test-app';
 
-/** Request-rate limits of spec section 8 and the resource bounds (docs/limits.md), over real HTTP. */
+/** Request-rate limits of docs/api.md, Limits and the resource bounds (docs/limits.md), over real HTTP. */
 
 const RATE_LIMIT = /^"minute";r=(\d+);t=(\d+), "second";r=(\d+);t=(\d+)$/;
 const remainingPerMinute = (headers: Headers) => Number(RATE_LIMIT.exec(headers.get('ratelimit') ?? '')?.[1]);

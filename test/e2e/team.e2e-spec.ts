@@ -4,7 +4,7 @@ type Keys = Awaited<ReturnType<TestApp['provision']>>;
 
 const ROLE_MESSAGE = 'role must be one of: root, project_manager, ops_lead, pilot, client, all';
 
-describe('Team members (spec 2.5, 4.4) over HTTP', () => {
+describe('Team members (docs/api.md, Team) over HTTP', () => {
   let t: TestApp;
   let keys: Keys;
   let other: Keys;

@@ -6,11 +6,11 @@ const TYPES = 'project.created, project.updated, project.deleted, job.created, j
 const NOT_PUBLIC = 'url must not point to a private, loopback, link-local or otherwise internal address';
 
 /**
- * The webhook API of spec 4.5 and what it leaves out (single read, delete, test, deliveries,
+ * The webhook API of docs/api.md, Webhooks and what it leaves out (single read, delete, test, deliveries,
  * recover, rotation), in-process and without deliveries: URLs point at names that never resolve
  * (`.invalid`), so nothing leaves the machine. Real deliveries: webhooks-delivery.e2e-spec.ts.
  */
-describe('Webhooks (spec 2.6, 3.3, 4.5, 7) over HTTP', () => {
+describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
   let t: TestApp;
   let keys: Awaited<ReturnType<TestApp['provision']>>;
   const valid = { name: 'Ops feed', url: 'https://hooks.example.invalid/in', event_types: ['project.created', 'project.updated'] };

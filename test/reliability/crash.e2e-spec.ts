@@ -341,7 +341,7 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
     description: () => `Changed ${next()}`,
     priority: () => pick(PRIORITIES)!,
     status: () => pick(STATUSES)!,
-    // Not nullable on update (spec 4.2 lists the fields null may clear).
+    // Not nullable on update (docs/api.md, Jobs lists the fields null may clear).
     inspection_notes: () => `Notes ${next()}`,
     external_id: () => `jx-${next()}`,
   };

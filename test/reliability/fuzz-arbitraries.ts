@@ -4,8 +4,8 @@ import type { RouteInfo } from '../support/route-inventory';
 
 /**
  * fast-check arbitraries for requests to every route of the service, built from each endpoint's
- * schema (spec sections 2, 4 and 7; the operator contract of ARCHITECTURE.md; DTOs for the routes
- * the spec leaves out). Bodies are generated as JSON *text*, so they can hold what no JavaScript
+ * schema (docs/api.md, Projects to Webhooks and Validation messages; the operator contract of docs/operator-contract.md; DTOs for the routes
+ * the API reference leaves out). Bodies are generated as JSON *text*, so they can hold what no JavaScript
  * object can: `__proto__` keys, duplicate keys, numbers beyond a double, and outright malformed
  * JSON. Every value is drawn from the valid values of its field mixed with wrong types, boundary
  * lengths, unicode edge cases, huge numbers and `$`-operators.

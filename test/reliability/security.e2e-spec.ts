@@ -25,7 +25,7 @@ import { startServiceProcess } from '../support/service-start';
  * - API2/API5 broken authentication / function level authorization: read_only keys are refused
  *   every write route; API keys are refused every operator route; the admin token is no API key.
  * - API3 broken object property level authorization: writes refuse properties a client may not
- *   set (mass assignment); reads show exactly the spec's fields, never key hashes, secrets after
+ *   set (mass assignment); reads show exactly the API reference's fields, never key hashes, secrets after
  *   creation, or internal fields; nothing of another workspace ever appears in a response.
  * - API4 unrestricted resource consumption: no list returns more than a page of 50, whatever the
  *   query asks.
@@ -312,7 +312,7 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
     expect(await ownerSnapshot()).toEqual(before);
   });
 
-  it('shows exactly the spec’s fields for every resource, in lists and single reads (API3)', async () => {
+  it('shows exactly the documented fields for every resource, in lists and single reads (API3)', async () => {
     const keysOf = (o: object) => Object.keys(o).sort();
     const get = async (path: string) => {
       const res = record(`GET ${path}`, owner.workspaceId, await api.call('GET', path, owner.readKey));
@@ -364,7 +364,7 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
         continue;
       }
       const arrays = Object.values(res.body as Record<string, unknown>).filter(Array.isArray) as unknown[][];
-      // Job types: predefined ones come on top of the page (spec 4.3: "count is the total returned").
+      // Job types: predefined ones come on top of the page (docs/api.md, Job types: "count is the total returned").
       const cap = route.path === '/v1/job-types' ? 50 + 20 : 50;
       if (arrays.some((items) => items.length > cap)) wrong.push({ route: route.path, sizes: arrays.map((a) => a.length) });
     }

@@ -90,7 +90,7 @@ export function routeInventory(): RouteInfo[] {
   return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
-/** Methods that change state: refused to read_only keys (spec section 5). */
+/** Methods that change state: refused to read_only keys (docs/api.md, Authentication). */
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** `/v1/projects/:projectId/jobs/:jobId` with the values given for each parameter. */

@@ -78,7 +78,7 @@ export class ServiceClient {
     return res.body;
   }
 
-  /** Every item of a paginated list (spec section 4: `cursor` until null), bounded. */
+  /** Every item of a paginated list (docs/api.md, Conventions: `cursor` until null), bounded. */
   async listAll<T = any>(path: string, token: string, itemsKey: string, maxPages = 10_000): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | null = null;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ADMIN_TOKEN_FILE } from './config';
 
 /**
- * Operator CLI: the admin API of ARCHITECTURE.md from a terminal. It talks to the running
+ * Operator CLI: the admin API of docs/operator-contract.md from a terminal. It talks to the running
  * service (so only one process ever writes the projections); the token comes from ADMIN_TOKEN or
  * DATA_DIR/admin-token, the address from --url or PORT.
  *

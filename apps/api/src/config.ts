@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { readOrCreateSharedFile } from '@app/infrastructure/fs';
 
-/** Runtime configuration (README "Configuration"; the contract is ../shared/ARCHITECTURE.md). */
+/** Runtime configuration (README "Configuration"; the contract is docs/operator-contract.md). */
 export interface AppConfig {
   port: number;
   host: string;

@@ -20,7 +20,7 @@ import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
 import { AddMemberDto, CreateApiKeyDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './admin.dto';
 
 /**
- * The operator contract of ARCHITECTURE.md: it stands in for the dashboard of the spec.
+ * The operator contract of docs/operator-contract.md: it stands in for the dashboard of the API reference.
  * Authorised by ADMIN_TOKEN; any API key here is refused with `api_key_path_not_allowed`.
  */
 @ApiTags('Operator')

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { DomainError } from '@app/domain';
 import { WrongExpectedRevisionError } from '@app/application';
 
-/** The five authentication failures of spec section 5, with their exact messages. */
+/** The five authentication failures of docs/api.md, Authentication, with their exact messages. */
 export const AUTH_FAILURES = {
   invalid_api_key: 'Invalid API key',
   api_key_inactive: 'API key is not active',

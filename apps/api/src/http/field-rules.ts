@@ -3,7 +3,7 @@ import { IsIn, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator
 import { isIsoDate } from '@app/domain';
 
 /**
- * Small building blocks for DTO fields, so every DTO states its rules (and the spec's messages)
+ * Small building blocks for DTO fields, so every DTO states its rules (and the API reference's messages)
  * in one line per field. With `stopAtFirstError`, checks run in registration order: stacked
  * decorators bottom-up, `applyDecorators(a, b, c)` in list order.
  */

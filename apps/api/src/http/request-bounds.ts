@@ -16,7 +16,7 @@ import type { Socket } from 'node:net';
  *
  * A POST holding an Idempotency-Key is exempt from the last one (limits/idempotency.ts).
  *
- * Page size (50) and field bounds are the application's (spec section 8).
+ * Page size (50) and field bounds are the application's (docs/api.md, Limits).
  */
 export interface RequestBounds {
   maxUrlLength: number;
@@ -99,7 +99,7 @@ interface TimeoutReply {
  */
 export function jsonClientErrorHandler(bounds: RequestBounds) {
   return (error: Error & { code?: string }, socket: Socket) => {
-    // A reset connection has no one to answer (https://nodejs.org/api/http.html#event-clienterror).
+    // A reset connection has no one to answer (Node's http module, event 'clientError').
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     let status = 400;
     let message = 'Malformed HTTP request';

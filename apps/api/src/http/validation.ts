@@ -4,7 +4,7 @@ import { ValidationError, validateSync } from 'class-validator';
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
 
 /**
- * Validates request bodies against their DTO class and answers with the spec's message for the
+ * Validates request bodies against their DTO class and answers with the API reference's message for the
  * first failure, in the DTO's field order (a field's checks run bottom-up, so the type check is
  * the lowest decorator). Unknown fields are refused by name.
  */

@@ -10,7 +10,7 @@ import { EXAMPLE, IdBody } from '../openapi/schemas/common.schema';
 import { JobTypeListSchema } from '../openapi/schemas/job-types.schema';
 import { CreateJobTypeDto } from './create-job-type/create-job-type.dto';
 
-/** Job types (spec 4.3): the predefined catalogue plus the workspace's custom types. */
+/** Job types (docs/api.md, Job types): the predefined catalogue plus the workspace's custom types. */
 @ApiTags('Job types')
 @ApiKeyAuth()
 @Controller('job-types')

@@ -34,7 +34,7 @@ export const ListOf = ({ allows, maxItems, messages }: ListRule) =>
   );
 
 /**
- * The `pilots` list of assign / unassign: a non-empty array (the spec's message covers missing,
+ * The `pilots` list of assign / unassign: a non-empty array (the API reference's message covers missing,
  * null, not an array and empty alike), of at most `maxItems` ids, each a non-empty string.
  * Repeated ids are allowed and count once.
  */

@@ -43,7 +43,7 @@ import { singleQueryValue } from './query-params';
 import { UpdateJobDto } from './update-job/update-job.dto';
 import { UnassignPilotsDto } from './unassign-pilots/unassign-pilots.dto';
 
-/** Jobs of a project (spec 4.2), their occurrences and their pilot assignments. */
+/** Jobs of a project (docs/api.md, Jobs), their occurrences and their pilot assignments. */
 @ApiTags('Jobs')
 @ApiKeyAuth()
 @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
@@ -205,9 +205,9 @@ export class JobsController {
     return this.commands.execute(new UnassignPilotsCommand(context, projectId, jobId, body.pilots));
   }
 
-  /** Not in the spec, which keeps occurrence records out of sight; documented in docs/jobs.md. */
+  /** Not in the API reference, which keeps occurrence records out of sight; documented in docs/jobs.md. */
   @Get(':jobId/occurrences')
-  @ApiOperation({ summary: "List a job's occurrences", description: 'Derived from its schedule, by date, 50 a page (not in the spec; docs/jobs.md).' })
+  @ApiOperation({ summary: "List a job's occurrences", description: 'Derived from its schedule, by date, 50 a page (docs/jobs.md).' })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: OccurrenceListSchema })

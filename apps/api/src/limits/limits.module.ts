@@ -41,7 +41,7 @@ class LimitsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
 }
 
 /**
- * Request-rate limits (spec section 8) and idempotent POST retries, for every route, both as
+ * Request-rate limits (docs/api.md, Limits) and idempotent POST retries, for every route, both as
  * Fastify hooks. Optimistic concurrency (ETag / If-Match) is per route: see http/conditional.ts.
  */
 @Module({})

@@ -2,7 +2,7 @@ import { assertValidPolicy, RateLimitPolicy, RateLimitPolicyState } from '@app/a
 import type { AppConfig } from '../config';
 
 /**
- * The two policies of spec section 8, with their figures from the configuration
+ * The two policies of docs/api.md, Limits, with their figures from the configuration
  * (RATE_LIMIT_PER_MINUTE / RATE_LIMIT_PER_SECOND; the defaults follow DEPLOYMENT).
  * Bucket widths are 1/60 of the window: the count is exact to within one bucket (see the port).
  */

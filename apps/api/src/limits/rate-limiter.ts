@@ -29,7 +29,7 @@ const OUTAGE_WARNING_EVERY_MS = 30_000;
 const ADMIN_PREFIX = '/v1/admin/';
 
 /**
- * The request-rate limits of spec section 8, enforced in a Fastify `onRequest` hook: before the
+ * The request-rate limits of docs/api.md, Limits, enforced in a Fastify `onRequest` hook: before the
  * body is read and before routing to NestJS, so a flood costs one counter check per request
  * (unknown routes and unauthenticated requests included).
  *

@@ -14,7 +14,7 @@ import { AuthErrorBody, ErrorBody } from './schemas/common.schema';
 export const API_KEY_SCHEME = 'api_key';
 export const OPERATOR_SCHEME = 'operator_token';
 
-/** When each authentication failure of spec section 5 (and the operator's own) happens. */
+/** When each authentication failure of docs/api.md, Authentication (and the operator's own) happens. */
 const AUTH_CONDITIONS: Record<AuthCode, string> = {
   invalid_api_key: 'The key is missing, malformed or unknown',
   api_key_inactive: 'The key has been deactivated',

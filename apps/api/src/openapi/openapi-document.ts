@@ -5,9 +5,12 @@ import { API_KEY_PREFIX, PAGE_SIZE } from '@app/application';
 import type { AppConfig } from '../config';
 import { IDEMPOTENCY_TTL_MS, KEY_FORMAT_MESSAGE, KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE } from '../limits/idempotency';
 import { rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader } from '../limits/rate-limit-headers';
+import { DEFAULT_REQUEST_BOUNDS } from '../http/request-bounds';
 import { APP_CONFIG } from '../tokens';
 import { API_KEY_SCHEME, OPERATOR_SCHEME } from './decorators';
 import { toOpenApi31 } from './openapi-31';
+import { addTransportAnswers, DEFAULT_BODY_LIMIT } from './transport-answers';
+import { addWebhooks } from './webhooks-document';
 import { ErrorBody } from './schemas/common.schema';
 
 const DESCRIPTION = `
@@ -23,8 +26,9 @@ HTTP 403 \`{ message, code_name }\`. The operator API (\`/v1/admin/*\`) takes th
 
 **Errors.** Every other error is \`{ message }\`: 400 validation (the message names the field and the
 reason), 404 not found (another workspace's resource answers like a missing one), 429 rate limit or
-plan limit. Also, for any request: 413 body over 1 MiB, 415 unsupported content type, 503 when a
-request did not finish in time.
+plan limit. Also, for any request: 408 not received in time, 413 body over 1 MiB, 414 URL too long,
+415 a body that is not JSON, 431 request line and headers too large, 503 when a request did not
+finish in time.
 
 **Pagination.** Lists return up to ${PAGE_SIZE} items with \`count\` (items in this page) and
 \`cursor\`; pass the cursor back as \`?cursor=\` for the next page; it is \`null\` on the last page.
@@ -47,24 +51,26 @@ otherwise a generated UUID. Quote it when reporting a problem.
 `.trim();
 
 export const DOCUMENT_TAGS: ReadonlyArray<[name: string, description: string]> = [
-  ['Projects', 'Containers of work (spec 4.1).'],
-  ['Jobs', 'Tasks inside a project, their occurrences and pilot assignments (spec 4.2).'],
-  ['Job types', 'The predefined catalogue and the workspace’s custom types (spec 4.3).'],
-  ['Team', 'Members of the workspace, read only (spec 4.4).'],
-  ['Webhooks', 'Subscriptions to the events of spec section 6, signed per Standard Webhooks.'],
+  ['Projects', 'Containers of work.'],
+  ['Jobs', 'Tasks inside a project, their occurrences and pilot assignments.'],
+  ['Job types', 'The predefined catalogue and the workspace’s custom types.'],
+  ['Team', 'Members of the workspace, read only.'],
+  ['Webhooks', 'Subscriptions to resource events, and the signed deliveries they receive (the document’s `webhooks`).'],
   ['History', 'The event history of each resource (kept after deletion) and the workspace’s audit feed.'],
   ['Operator', 'Workspaces, members and API keys: the operator API (stands in for the dashboard).'],
   ['Operator tools', 'Projection status and rebuilds, read-model verification, event export.'],
   ['Observability', 'Liveness, readiness and Prometheus metrics; no authentication.'],
 ];
 
-/** The document's frame: title, description, tags and the two bearer schemes. */
+/** The document's frame: title, description, license, server, tags and the two bearer schemes. */
 export function documentConfig(): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Workspace Operations API')
     .setVersion('1.0')
     .setDescription(DESCRIPTION)
+    // Relative: the document is served by the service it describes, so its own origin is the server.
+    .addServer('/', 'The service that serves this document')
     .addBearerAuth(
       {
         type: 'http',
@@ -84,7 +90,12 @@ export function documentConfig(): Omit<OpenAPIObject, 'paths'> {
       OPERATOR_SCHEME,
     );
   for (const [name, description] of DOCUMENT_TAGS) builder.addTag(name, description);
-  return builder.build();
+  const config = builder.build();
+  // package.json says UNLICENSED: the service is not published under an open licence. SPDX names
+  // such a licence with a `LicenseRef-` identifier; there is no URL to give (and
+  // DocumentBuilder.setLicense always writes one).
+  config.info.license = { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' } as typeof config.info.license;
+  return config;
 }
 
 type Json = Record<string, any>;
@@ -130,7 +141,7 @@ const hookComponents = (limit: ReturnType<typeof rateLimited>) => ({
   },
   responses: {
     RateLimited: {
-      description: 'The request rate limit (spec section 8)',
+      description: 'The request rate limit',
       headers: limit.headers,
       content: errorContent({ rate_limited: limit.message }),
     },
@@ -170,7 +181,7 @@ export function addHookBehaviour(document: OpenAPIObject, config: AppConfig): Op
         const own = examplesOf(responses['429']);
         if (own) {
           own.rate_limited = example(limit.message);
-          responses['429'].description += ', or the request rate limit (spec section 8)';
+          responses['429'].description += ', or the request rate limit';
           responses['429'].headers = rateLimited(config).headers;
         } else {
           responses['429'] = { $ref: '#/components/responses/RateLimited' };
@@ -216,5 +227,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     extraModels: [ErrorBody],
   });
-  return toOpenApi31(addHookBehaviour(describeResponses(document), app.get<AppConfig>(APP_CONFIG)));
+  const fastify = app.getHttpAdapter().getInstance() as { initialConfig: { bodyLimit?: number } };
+  const bodyLimit = fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const withHooks = addHookBehaviour(describeResponses(document), app.get<AppConfig>(APP_CONFIG));
+  return addWebhooks(toOpenApi31(addTransportAnswers(withHooks, { ...DEFAULT_REQUEST_BOUNDS, bodyLimit })));
 }

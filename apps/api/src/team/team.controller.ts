@@ -13,7 +13,7 @@ const ROLE_FILTERS = [...MEMBER_ROLES, 'all'] as const;
 const ROLE_MESSAGE = `role must be one of: ${ROLE_FILTERS.join(', ')}`;
 
 /**
- * Team members (spec 4.4), read only: members are added by the operator (POST
+ * Team members (docs/api.md, Team), read only: members are added by the operator (POST
  * /v1/admin/workspaces/{id}/members), which stands in for the dashboard.
  */
 @ApiTags('Team')

@@ -28,7 +28,7 @@ const EventTypes = (emptyMessage: string) =>
     ),
   );
 
-/** POST /webhooks (spec 4.5); fields in the order the spec lists their messages. */
+/** POST /webhooks (docs/api.md, Webhooks); fields in the order the API reference lists their messages. */
 export class CreateWebhookDto {
   @ApiProperty(WEBHOOK_FIELD.name)
   @RequiredString('name', 2, 100, WEBHOOK_MESSAGES.nameLength)

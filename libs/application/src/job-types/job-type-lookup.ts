@@ -3,7 +3,7 @@ import { ReadModelStore } from '../ports/read-model.port';
 import { JOB_TYPES } from './job-type.projector';
 
 /**
- * A job's `type` must be a job type of its workspace (spec 2.3): a predefined one, or a live custom
+ * A job's `type` must be a job type of its workspace (docs/api.md, Jobs): a predefined one, or a live custom
  * type of that same workspace — another workspace's custom type is as unknown as a made-up id.
  */
 export async function isJobTypeOfWorkspace(read: ReadModelStore, workspaceId: string, typeId: string): Promise<boolean> {

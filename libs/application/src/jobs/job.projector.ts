@@ -18,7 +18,7 @@ export interface JobAssignmentDoc {
 
 export const assignmentId = (jobId: string, pilotId: string) => `${jobId}:${pilotId}`;
 
-/** Fields of job events that are inputs only and never shown (spec 2.3 / 2.2). */
+/** Fields of job events that are inputs only and never shown (docs/api.md, Jobs / 2.2). */
 const WRITE_ONLY = new Set(['other_status_reason']);
 
 /** The events this projection writes for; a `case` for any other type does not compile. */

@@ -5,7 +5,7 @@ import { Projector } from '../projections/projector';
 
 export const PROJECTS = 'projects';
 
-/** Fields of project events that are inputs only and never shown (spec 2.2). */
+/** Fields of project events that are inputs only and never shown (docs/api.md, Projects). */
 const WRITE_ONLY = new Set(['other_status_reason']);
 
 /** The events this projection writes for; a `case` for any other type does not compile. */

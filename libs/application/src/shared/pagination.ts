@@ -1,7 +1,7 @@
 import { validationError } from '@app/domain';
 import { StoredDocument } from '../ports/read-model.port';
 
-/** Lists return at most this many items a page (spec 4: "up to 50 items per page"). */
+/** Lists return at most this many items a page (docs/api.md, Conventions: "up to 50 items per page"). */
 export const PAGE_SIZE = 50;
 export const INVALID_CURSOR = 'cursor is invalid';
 

@@ -19,7 +19,7 @@ import { EventStore, RecordedEvent } from '../ports/event-store.port';
  * delivery shows the resource exactly as of its event, however late it is sent or retried.
  *
  * Registration point: a new kind of resource adds an entry to WEBHOOK_RESOURCES, and its event
- * types to WEBHOOK_EVENT_TYPES in the domain when the spec lists them.
+ * types to WEBHOOK_EVENT_TYPES in the domain when the API reference lists them.
  */
 export interface WebhookResource<State = any> {
   /** Store event type -> the webhook event type it is delivered as. */

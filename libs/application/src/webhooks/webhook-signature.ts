@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Standard Webhooks signing (ARCHITECTURE.md "Webhook deliveries"): a secret is `whsec_` + lowercase
+ * Standard Webhooks signing (docs/operator-contract.md "Webhook deliveries"): a secret is `whsec_` + lowercase
  * hex whose length is a multiple of 4, the HMAC key is the base64 decoding of the text after the
  * prefix (as every Standard Webhooks library does; hex digits are valid base64), and a signature is
  * `v1,` + base64(HMAC-SHA256(key, "<id>.<timestamp>.<body>")).

@@ -5,7 +5,7 @@ import { Projector } from '../projections/projector';
 
 export const WEBHOOKS = 'webhooks';
 
-/** Webhooks as GET /webhooks shows them (spec 2.6). The sealed secret stays in the event history only. */
+/** Webhooks as GET /webhooks shows them (docs/api.md, Webhooks). The sealed secret stays in the event history only. */
 export const webhookProjector: Projector = {
   name: 'webhooks',
   collections: [{ name: WEBHOOKS }],

@@ -21,7 +21,7 @@ const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 50_000;
 
 /**
- * Resolves a presented key to its workspace and scope, in the order of spec section 5.
+ * Resolves a presented key to its workspace and scope, in the order of docs/api.md, Authentication.
  *
  * Every request authenticates, so answers are cached by key hash. The cache is dropped for a
  * workspace as soon as the projections apply one of its workspace events (a key created or

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Every API key starts with this (spec 5.2). */
+/** Every API key starts with this (docs/api.md, Authentication). */
 export const API_KEY_PREFIX = 'v1_';
 /** `v1_` + 32 random bytes as base64url (43 characters). */
 export const API_KEY_FORMAT = /^v1_[A-Za-z0-9_-]{43,128}$/;

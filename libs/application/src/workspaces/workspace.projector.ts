@@ -28,7 +28,7 @@ export interface ApiKeyDoc {
 
 /**
  * A team member as stored: personal data stays sealed (null once erased); the team queries open
- * it into the shape of spec 2.5.
+ * it into the shape of docs/api.md, Team.
  */
 export interface MemberDoc {
   id: string;

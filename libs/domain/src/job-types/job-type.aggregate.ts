@@ -16,7 +16,7 @@ export const JOB_TYPE_MESSAGES = {
   nameRequired: 'name is required',
   nameLength: 'name must be between 1 and 50 characters',
   iconString: 'icon must be a string',
-  /** The spec's words; its limit (2.4, 8) is "max 20 characters", so 20 are accepted. */
+  /** The API reference's words; its limit (2.4, 8) is "max 20 characters", so 20 are accepted. */
   iconLength: 'icon must be less than 20 characters',
   iconEmpty: 'icon must not be empty',
 } as const;
@@ -80,7 +80,7 @@ export const jobTypeDecider: Decider<JobTypeState, JobTypeCommand, JobTypeEvent>
   snapshot: jsonSnapshot<JobTypeState>(1),
 };
 
-/** The job type as the API returns it (spec 2.4). */
+/** The job type as the API returns it (docs/api.md, Job types). */
 export interface JobTypeView {
   id: string;
   name: string;

@@ -3,7 +3,7 @@ import { isPredefinedJobType, PREDEFINED_JOB_TYPES } from './job-type.catalogue'
 const PAGE_SIZE = 50;
 
 describe('predefined job type catalogue', () => {
-  it('contains the types the spec names', () => {
+  it('contains the predefined types docs/api.md names', () => {
     for (const id of ['drone_inspection', 'thermal_inspection', '3d_mapping', 'wind_turbine', 'cell_tower']) {
       expect(isPredefinedJobType(id)).toBe(true);
     }

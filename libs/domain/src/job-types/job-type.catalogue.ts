@@ -1,13 +1,13 @@
 /**
- * The predefined job types (spec 2.4): always available in every workspace, never stored, never
+ * The predefined job types (docs/api.md, Job types): always available in every workspace, never stored, never
  * deletable. Their ids are readable and stable — jobs refer to them by id — so an entry may be
  * renamed or re-iconed, but an id must never be removed or reused for another kind of work.
  *
- * The spec names `drone_inspection`, `thermal_inspection`, `3d_mapping`, `wind_turbine` and
+ * The API reference names `drone_inspection`, `thermal_inspection`, `3d_mapping`, `wind_turbine` and
  * `cell_tower` and leaves the rest open; the others cover the work an aerial-capture business
  * sells (energy, infrastructure, construction, real estate, agriculture, insurance, public
  * safety). Icons are names from the Lucide icon set (kebab-case, at most 20 characters), the set
- * the spec's examples come from. The order here is the order GET /job-types lists them in.
+ * the API reference's examples come from. The order here is the order GET /job-types lists them in.
  */
 export interface JobTypeEntry {
   readonly id: string;

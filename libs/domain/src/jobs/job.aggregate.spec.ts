@@ -231,7 +231,7 @@ describe('Job aggregate', () => {
   });
 
   describe('views', () => {
-    it('shows exactly the fields of spec 2.3, in its order, without the write-only reason', () => {
+    it('shows exactly the documented fields of a job (docs/api.md, Jobs), in their order, without the write-only reason', () => {
       const d = (createdWith({ status: 'other', other_status_reason: 'x' }) as Extract<JobEvent, { type: 'job.created' }>).data;
       const { id, workspace_id, project_id, created: at, ...values } = d;
       void workspace_id;

@@ -76,7 +76,7 @@ function assertStartDateRecent(startDate: string, now: number) {
 
 /**
  * The cross-field rules, on the job as it would be after the command. Create and update word two
- * of them differently (spec 7), hence the messages as parameters.
+ * of them differently (docs/api.md, Validation messages), hence the messages as parameters.
  */
 function assertConsistent(job: JobFieldValues, messages: { endDate: string; coordinates: string }) {
   // Dates are YYYY-MM-DD, which order as strings exactly as the days do; jobs may end on the start day.
@@ -244,7 +244,7 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
   snapshot: jsonSnapshot<JobState>(1),
 };
 
-/** The job as the API returns it (spec 2.3, in its field order); shared by the projector and tests. */
+/** The job as the API returns it (docs/api.md, Jobs, in its field order); shared by the projector and tests. */
 export function jobView(id: string, projectId: string, fields: JobFields) {
   return {
     id,

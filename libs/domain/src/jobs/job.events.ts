@@ -3,7 +3,7 @@ import { Status } from '../shared/status';
 import { CaptureType, Priority } from './job.values';
 import { JobPattern, RecurringFrequency } from './occurrence-schedule';
 
-/** The writable fields of a job (spec 2.3) plus the write-only `other_status_reason`. */
+/** The writable fields of a job (docs/api.md, Jobs) plus the write-only `other_status_reason`. */
 export interface JobFieldValues {
   name: string;
   description: string | null;
@@ -24,7 +24,7 @@ export interface JobFieldValues {
   week_of_month: number | null;
   weeks_of_month: number[] | null;
   flights_per_occurrence: number | null;
-  /** Input only (spec 2.2 / 2.3): kept in the history, never shown. */
+  /** Input only (docs/api.md, Projects / 2.3): kept in the history, never shown. */
   other_status_reason: string | null;
 }
 

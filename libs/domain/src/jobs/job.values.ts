@@ -1,8 +1,8 @@
 import { JobPattern, RecurringFrequency } from './occurrence-schedule';
 
 /**
- * Value sets, bounds and messages of the job resource (spec 2.3, 7, 8). The HTTP DTOs and the job
- * decider both use these, so a message is spelled once. Messages the spec lists are quoted to the
+ * Value sets, bounds and messages of the job resource (docs/api.md, Jobs, 7, 8). The HTTP DTOs and the job
+ * decider both use these, so a message is spelled once. Messages the API reference lists are quoted to the
  * letter; the others follow its pattern (`<field> <reason>`) and are listed in docs/jobs.md.
  */
 
@@ -38,7 +38,7 @@ export const JOB_LIMITS = {
   selectedDaysOfWeek: 7,
   weeksOfMonth: 5,
   flightsPerOccurrence: { min: 1, max: 10 },
-  /** start_date may lie at most this many calendar months before today (spec 8). */
+  /** start_date may lie at most this many calendar months before today (docs/api.md, Limits). */
   startDateMonthsInPast: 6,
 } as const;
 
@@ -61,7 +61,7 @@ export const JOB_MESSAGES = {
   priority: 'priority must be one of: low, medium, high',
   endDateNotBeforeStart: 'end_date cannot be before start_date',
   coordinatesTogetherOnUpdate: 'Both latitude and longitude must be provided together',
-  // Not listed by the spec; same pattern, naming the field.
+  // Not listed by the API reference; same pattern, naming the field.
   startDateTooOld: 'start_date cannot be more than 6 months in the past',
   endDateFormat: 'end_date must be a valid ISO date string',
   typeUnknown: 'type must match a job type configured in the workspace',
@@ -91,11 +91,11 @@ export const JOB_MESSAGES = {
 /** Upper bound on the pilots of one assign/unassign request: keeps one request's work (and event) bounded. */
 export const MAX_PILOTS_PER_REQUEST = 100;
 
-/** Spec 7, assign / unassign, and the 404s of spec 4.2. */
+/** Spec 7, assign / unassign, and the 404s of docs/api.md, Jobs. */
 export const ASSIGNMENT_MESSAGES = {
   assignPilotsRequired: 'pilots array is required and must not be empty',
   unassignPilotsRequired: 'pilots array is required and must contain at least one pilot ID',
-  // Not listed by the spec: an element that cannot be a pilot ID, and a bound on the list.
+  // Not listed by the API reference: an element that cannot be a pilot ID, and a bound on the list.
   pilotIds: 'pilots must contain only pilot IDs (non-empty strings)',
   pilotsCount: `pilots must not contain more than ${MAX_PILOTS_PER_REQUEST} pilot IDs`,
   pilotsNotFound: 'One or more pilots not found',

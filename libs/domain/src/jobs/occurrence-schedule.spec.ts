@@ -378,7 +378,7 @@ const scheduleArb: fc.Arbitrary<JobSchedule> = fc
       fc.integer({ min: 1, max: 4 }),
       fc.integer({ min: 1, max: 365 }),
     ),
-    // Not required unique by the spec (only "max 7 values"), so repeats are generated too.
+    // Not required unique by the API reference (only "max 7 values"), so repeats are generated too.
     selected_days_of_week: fc.oneof(selectionArb(weekdayArb, 7), fc.array(weekdayArb, { maxLength: 7 })),
     week_of_month: nullOr(weekOfMonthArb, 3),
     weeks_of_month: nullOr(selectionArb(weekOfMonthArb, 5), 1),

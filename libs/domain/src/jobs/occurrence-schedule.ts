@@ -1,9 +1,9 @@
 /**
- * Expansion of a job's schedule into dated occurrences (spec sections 2.3 and 3.4).
+ * Expansion of a job's schedule into dated occurrences (docs/api.md, Jobs).
  *
- * The spec says that a recurring job generates occurrences and that changing the recurring fields
+ * The API reference says that a recurring job generates occurrences and that changing the recurring fields
  * regenerates them, but it does not define the recurrence rules. The rules below are this service's
- * reading of the fields; each choice the spec leaves open is documented where it is made.
+ * reading of the fields; each choice the API reference leaves open is documented where it is made.
  *
  * Pure: no clock, no I/O. Dates are `YYYY-MM-DD` UTC calendar dates, handled internally as integer
  * day numbers (days since 1970-01-01) so that arithmetic is exact and immune to time zones and DST.

@@ -55,7 +55,7 @@ export type ProjectCommand =
 export const PROJECT_CREATION_ABANDONED =
   'The creation of this project failed part way and was abandoned; send the request again with a new Idempotency-Key';
 
-/** Project end dates are strictly after the start (spec 2.2: "must be after start_date"). */
+/** Project end dates are strictly after the start (docs/api.md, Projects: "must be after start_date"). */
 function assertDates(start: string, end: string | null) {
   if (end !== null && end <= start) throw validationError(END_DATE_AFTER_START);
 }
@@ -167,7 +167,7 @@ export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent>
   snapshot: jsonSnapshot<ProjectState>(1),
 };
 
-/** The project as the API returns it (spec 2.2); shared by the projector and temporal reads. */
+/** The project as the API returns it (docs/api.md, Projects); shared by the projector and temporal reads. */
 export function projectView(id: string, fields: ProjectFields) {
   return {
     id,

@@ -2,7 +2,7 @@ import { CreatedBy } from '../shared/actor';
 import { DomainEvent } from '../shared/decider';
 import { Status } from '../shared/status';
 
-/** The fields a project update may change (spec 4.1 PATCH, plus the archive flag). */
+/** The fields a project update may change (docs/api.md, Projects PATCH, plus the archive flag). */
 export interface ProjectChanges {
   name?: string;
   description?: string;

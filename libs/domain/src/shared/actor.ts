@@ -5,7 +5,7 @@ export type Actor =
 
 export const OPERATOR: Actor = { type: 'operator' };
 
-/** The `created_by` object of spec 2.2 for a resource created through an API key. */
+/** The `created_by` object of docs/api.md, Projects for a resource created through an API key. */
 export interface CreatedBy {
   id: string;
   email: string | null;

@@ -1,5 +1,5 @@
 /**
- * Calendar dates travel as `YYYY-MM-DD` strings (spec section 2). Such strings order
+ * Calendar dates travel as `YYYY-MM-DD` strings (docs/api.md, Conventions). Such strings order
  * lexicographically exactly as the dates do, so comparisons stay plain string comparisons.
  */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

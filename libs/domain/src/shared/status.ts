@@ -1,4 +1,4 @@
-/** Status values shared by projects and jobs (spec 2.1). */
+/** Status values shared by projects and jobs (docs/api.md, Statuses). */
 export const STATUS_VALUES = [
   'draft',
   'not_started',

@@ -116,7 +116,7 @@ describe('Webhook aggregate', () => {
         .then([{ ...created, data: { ...created.data, event_types: ['project.created', 'job.deleted'] } } as WebhookEvent]);
     });
 
-    it('refuses what the spec refuses', () => {
+    it('refuses what docs/api.md refuses', () => {
       given().when({ ...create, name: 'x' }).thenFails(WEBHOOK_MESSAGES.nameLength);
       given().when({ ...create, url: 'http://hooks.example.com' }).thenFails(WEBHOOK_MESSAGES.urlHttps);
       given().when({ ...create, url: 'https://' }).thenFails(WEBHOOK_MESSAGES.urlInvalid);

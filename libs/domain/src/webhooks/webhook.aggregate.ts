@@ -15,7 +15,7 @@ import {
 
 export const webhookStream = (webhookId: string) => `webhook-${webhookId}`;
 
-/** Messages of spec section 7 (webhooks), to the letter, and the ones it leaves out in its pattern. */
+/** Messages of docs/api.md, Validation messages (webhooks), to the letter, and the ones it leaves out in its pattern. */
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 export const WEBHOOK_MESSAGES = {
   nameRequired: 'name is required',
@@ -330,7 +330,7 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
   snapshot: jsonSnapshot<WebhookState>(2), // 2: resetGeneration (failure telemetry moved to the delivery store)
 };
 
-/** The webhook as the API shows it (spec 2.6 without `secret`); shared by the projector and the tests. */
+/** The webhook as the API shows it (docs/api.md, Webhooks without `secret`); shared by the projector and the tests. */
 export function webhookView(id: string, fields: WebhookFields) {
   return {
     id,

@@ -1,6 +1,6 @@
 import { DomainEvent } from '../shared/decider';
 
-/** The event types a subscription may list (spec section 6), in the spec's order. */
+/** The event types a subscription may list (docs/api.md, Webhook events), in the API reference's order. */
 export const WEBHOOK_EVENT_TYPES = [
   'project.created',
   'project.updated',
@@ -18,7 +18,7 @@ export const isWebhookEventType = (value: unknown): value is WebhookEventType =>
 export const WEBHOOK_STATUSES = ['active', 'paused'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 
-/** `created_by` of a webhook (spec 2.6): like a project's, without the profile picture. */
+/** `created_by` of a webhook (docs/api.md, Webhooks): like a project's, without the profile picture. */
 export interface WebhookCreatedBy {
   id: string;
   email: string | null;
@@ -37,7 +37,7 @@ export interface WebhookChanges {
   url?: string;
   event_types?: WebhookEventType[];
   status?: WebhookStatus;
-  /** Only ever set to 0: re-activation resets the count (spec 3.3); the event then carries `reset_generation`. */
+  /** Only ever set to 0: re-activation resets the count (docs/api.md, Webhooks); the event then carries `reset_generation`. */
   failure_count?: number;
 }
 

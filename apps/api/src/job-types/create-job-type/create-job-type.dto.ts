@@ -8,7 +8,7 @@ import { JOB_TYPE_FIELD } from '../../openapi/schemas/job-types.schema';
 const NotEmpty = (message: string) =>
   ValidateBy({ name: 'notEmpty', validator: { validate: (v: unknown) => typeof v === 'string' && v.length > 0 } }, { message });
 
-/** POST /job-types (spec 4.3). */
+/** POST /job-types (docs/api.md, Job types). */
 export class CreateJobTypeDto {
   @ApiProperty(JOB_TYPE_FIELD.name)
   @RequiredString('name', 1, 50, M.nameLength)

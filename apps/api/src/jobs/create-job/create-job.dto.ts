@@ -77,7 +77,7 @@ export const JobRules = {
 };
 
 /**
- * POST /projects/{projectId}/jobs (spec 4.2). Fields in the order of the spec's create messages
+ * POST /projects/{projectId}/jobs (docs/api.md, Jobs). Fields in the order of the API reference's create messages
  * (section 7), then the remaining fields in the order of the request body list. Per-field rules
  * only: rules that relate fields (end after start, coordinates together, no interval with
  * flexible, the 6-month limit) and the job type lookup are the decider's and the handler's.

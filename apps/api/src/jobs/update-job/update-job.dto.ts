@@ -21,10 +21,10 @@ import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
 import { JobRules } from '../create-job/create-job.dto';
 
 /**
- * PATCH /projects/{projectId}/jobs/{jobId} (spec 4.2): every field optional, only supplied ones
- * change. null clears exactly the fields the spec lists as nullable on update (end_date, the
+ * PATCH /projects/{projectId}/jobs/{jobId} (docs/api.md, Jobs): every field optional, only supplied ones
+ * change. null clears exactly the fields the API reference lists as nullable on update (end_date, the
  * coordinates, capture_types, external_id and the recurring fields); for the others null is
- * refused like any other wrong type. Fields in the order of the spec's update messages.
+ * refused like any other wrong type. Fields in the order of the API reference's update messages.
  */
 export class UpdateJobDto {
   @ApiPropertyOptional(F.name)

@@ -3,7 +3,7 @@ import { API_KEY_PREFIX } from '@app/application';
 import { API_KEY_SCOPES, MEMBER_ROLES, PLANS } from '@app/domain';
 import { EXAMPLE } from './common.schema';
 
-/** How the document describes the operator API's request fields (ARCHITECTURE.md, operator contract). */
+/** How the document describes the operator API's request fields (docs/operator-contract.md). */
 export const ADMIN_FIELD = {
   workspace_name: { type: String, minLength: 1, maxLength: 100, example: 'Acme Aerial' },
   plan: { enum: [...PLANS], description: 'API access needs `enterprise`', example: 'enterprise' },

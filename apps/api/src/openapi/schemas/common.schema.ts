@@ -51,7 +51,7 @@ export class ErrorBody {
   message!: string;
 }
 
-@ApiSchema({ name: 'AuthError', description: 'Authentication and authorisation failures (HTTP 403), spec section 5.' })
+@ApiSchema({ name: 'AuthError', description: 'Authentication and authorisation failures (HTTP 403): docs/api.md, Authentication.' })
 export class AuthErrorBody {
   @ApiProperty({ example: AUTH_FAILURES.invalid_api_key })
   message!: string;

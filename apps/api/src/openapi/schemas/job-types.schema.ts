@@ -15,7 +15,7 @@ export const JOB_TYPE_FIELD = {
   },
 } satisfies Record<string, ApiPropertyOptions>;
 
-@ApiSchema({ name: 'JobType', description: 'A category of work: predefined or custom (spec 2.4).' })
+@ApiSchema({ name: 'JobType', description: 'A category of work: predefined or custom (docs/api.md, Job types).' })
 export class JobTypeSchema implements JobTypeView {
   @ApiProperty({ description: 'Readable for predefined types (e.g. `wind_turbine`), generated for custom ones', example: EXAMPLE.jobTypeId })
   id!: string;

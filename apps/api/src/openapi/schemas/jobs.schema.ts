@@ -21,7 +21,7 @@ import { PROJECT_FIELD, StatusProperty } from './projects.schema';
 const RECURRING_ONLY = 'Applies only when `job_pattern` is `recurring`; changing it regenerates the occurrences.';
 
 /**
- * How the document describes each job field (spec 2.3 and 8); the request DTOs use the same
+ * How the document describes each job field (docs/api.md, Jobs and Limits); the request DTOs use the same
  * entries, adding `nullable` where a request may send null.
  */
 export const JOB_FIELD = {
@@ -88,7 +88,7 @@ export const JOB_FIELD = {
   other_status_reason: PROJECT_FIELD.other_status_reason,
 } satisfies Record<string, ApiPropertyOptions>;
 
-@ApiSchema({ name: 'Job', description: 'A task inside a project, one-time or recurring (spec 2.3).' })
+@ApiSchema({ name: 'Job', description: 'A task inside a project, one-time or recurring (docs/api.md, Jobs).' })
 export class JobSchema implements JobView {
   @ApiProperty({ example: EXAMPLE.jobId })
   id!: string;
@@ -217,7 +217,7 @@ export class AssignmentCountsSchema {
   failed!: number;
 }
 
-@ApiSchema({ name: 'AssignPilotsResult', description: 'Outcome of POST .../assign (spec 4.2).' })
+@ApiSchema({ name: 'AssignPilotsResult', description: 'Outcome of POST .../assign (docs/api.md, Jobs).' })
 export class AssignPilotsResultSchema implements AssignPilotsResult {
   @ApiProperty({ example: 'Pilots assigned successfully' })
   message!: string;
@@ -235,7 +235,7 @@ export class AssignPilotsResultSchema implements AssignPilotsResult {
   occurrences_per_pilot!: number;
 }
 
-@ApiSchema({ name: 'UnassignPilotsResult', description: 'Outcome of POST .../unassign (spec 4.2).' })
+@ApiSchema({ name: 'UnassignPilotsResult', description: 'Outcome of POST .../unassign (docs/api.md, Jobs).' })
 export class UnassignPilotsResultSchema implements UnassignPilotsResult {
   @ApiProperty({ example: 'Pilots unassigned successfully' })
   message!: string;

@@ -24,7 +24,7 @@ export const PROJECT_FIELD = {
   },
 } satisfies Record<string, ApiPropertyOptions>;
 
-/** `status` of projects and jobs (spec 2.1), one schema (`Status`) for both. */
+/** `status` of projects and jobs (docs/api.md, Statuses), one schema (`Status`) for both. */
 export const STATUS_FIELD = {
   enum: [...STATUS_VALUES],
   enumName: 'Status',
@@ -53,7 +53,7 @@ export class CreatedBySchema implements CreatedBy {
   profile_picture!: string | null;
 }
 
-@ApiSchema({ name: 'Project', description: 'A container of work (spec 2.2).' })
+@ApiSchema({ name: 'Project', description: 'A container of work (docs/api.md, Projects).' })
 export class ProjectSchema implements ProjectView {
   @ApiProperty({ example: EXAMPLE.projectId })
   id!: string;

@@ -6,7 +6,7 @@ import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
 
 const ERASED_NOTE = 'Shows `[erased]` once the member has been erased (docs/privacy.md)';
 
-@ApiSchema({ name: 'TeamMember', description: 'A member of the workspace (spec 2.5).' })
+@ApiSchema({ name: 'TeamMember', description: 'A member of the workspace (docs/api.md, Team).' })
 export class TeamMemberSchema implements TeamMember {
   @ApiProperty({ description: 'User id', example: EXAMPLE.userId })
   id!: string;

@@ -28,7 +28,7 @@ export const WEBHOOK_FIELD = {
     enumName: 'WebhookEventType',
     isArray: true,
     minItems: 1,
-    description: 'The events of spec section 6 to receive; a repeated type is kept once',
+    description: 'The webhook events to receive (docs/api.md, Webhook events); a repeated type is kept once',
     example: ['project.created', 'job.updated'],
   },
   status: { enum: [...WEBHOOK_STATUSES], description: 'Setting `active` resets `failure_count` to 0', example: 'active' },
@@ -49,7 +49,7 @@ export class WebhookCreatedBySchema implements WebhookCreatedBy {
   last_name!: string | null;
 }
 
-@ApiSchema({ name: 'Webhook', description: 'A webhook subscription (spec 2.6); the secret is never shown here.' })
+@ApiSchema({ name: 'Webhook', description: 'A webhook subscription (docs/api.md, Webhooks); the secret is never shown here.' })
 export class WebhookSchema implements WebhookView {
   @ApiProperty({ example: EXAMPLE.webhookId })
   id!: string;

@@ -26,7 +26,7 @@ export const OtherStatusReason = () =>
     LengthBetween(1, 200, OTHER_STATUS_REASON_LENGTH),
   );
 
-/** POST /projects (spec 4.1); fields in the order the spec lists its messages. */
+/** POST /projects (docs/api.md, Projects); fields in the order the API reference lists its messages. */
 export class CreateProjectDto {
   @ApiProperty(F.name)
   @RequiredString('name', 1, 100, 'name must be between 1 and 100 characters')
@@ -40,7 +40,7 @@ export class CreateProjectDto {
   @applyDecorators(WhenSet(), IsIsoDate('end_date must be a valid ISO date string'))
   end_date?: string | null = undefined;
 
-  /** Required, but may be empty on create: the spec bounds it to 1..1000 only on update. */
+  /** Required, but may be empty on create: the API reference bounds it to 1..1000 only on update. */
   @ApiProperty({ ...F.description, description: 'Required; may be empty on create' })
   @applyDecorators(
     Required('description is required'),

@@ -1,6 +1,6 @@
 import { Command, CommandContext } from '../../shared/command-context';
 
-/** Response of POST .../assign (spec 4.2), field for field. */
+/** Response of POST .../assign (docs/api.md, Jobs), field for field. */
 export interface AssignPilotsResult {
   message: string;
   results: { successful: number; skipped: number; failed: number };

@@ -22,7 +22,7 @@ import { AssignPilotsCommand, AssignPilotsResult } from './assign-pilots.command
 /**
  * Assigns pilots to every occurrence of a job. The request is all or nothing: an id that is not a
  * pilot of this workspace fails it with 404 before anything is recorded, so `results.failed` is
- * always 0 — it is kept because the spec's response has it.
+ * always 0 — it is kept because the documented response has it (docs/api.md, Jobs).
  */
 @CommandHandler(AssignPilotsCommand)
 export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand, AssignPilotsResult> {
@@ -36,7 +36,7 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
     const workspaceId = requireWorkspace(context);
     const requested = unique(pilotIds);
     await assertOwnLiveProject(this.repository, context, projectId);
-    // "Job not found" comes before "One or more pilots not found" (spec 4.2 lists them in that order).
+    // "Job not found" comes before "One or more pilots not found" (docs/api.md, Jobs, lists them in that order).
     const { state } = await this.repository.load(jobDecider, jobStream(jobId));
     if (!isJobOf(state, context, projectId) || state.status !== 'live') throw notFound(JOB_NOT_FOUND);
     await this.assertPilots(workspaceId, requested);

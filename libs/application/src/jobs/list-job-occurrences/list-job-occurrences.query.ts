@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 
-/** One occurrence of a job as GET .../occurrences shows it (the spec leaves the record unshown). */
+/** One occurrence of a job as GET .../occurrences shows it (the API reference leaves the record unshown). */
 export interface OccurrenceItem {
   date: string;
   flights: number;

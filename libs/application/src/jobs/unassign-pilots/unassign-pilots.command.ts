@@ -1,6 +1,6 @@
 import { Command, CommandContext } from '../../shared/command-context';
 
-/** Response of POST .../unassign (spec 4.2), field for field. */
+/** Response of POST .../unassign (docs/api.md, Jobs), field for field. */
 export interface UnassignPilotsResult {
   message: string;
   pilots_removed: string[];

@@ -10,7 +10,7 @@ import { UnassignPilotsCommand, UnassignPilotsResult } from './unassign-pilots.c
 /**
  * Removes pilots from every occurrence of a job. Pilots are not looked up: an assignment can be
  * removed whatever became of the member. Ids without an assignment are left out of
- * `pilots_removed`; when none of them has one, the answer is 404 (spec 4.2).
+ * `pilots_removed`; when none of them has one, the answer is 404 (docs/api.md, Jobs).
  */
 @CommandHandler(UnassignPilotsCommand)
 export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsCommand, UnassignPilotsResult> {
@@ -33,7 +33,7 @@ export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsComm
     return {
       message: 'Pilots unassigned successfully',
       pilots_removed: event.data.pilot_ids,
-      // One record per pilot and occurrence went (spec 4.2); the event keeps the two factors.
+      // One record per pilot and occurrence went (docs/api.md, Jobs); the event keeps the two factors.
       assignments_removed: event.data.pilot_ids.length * event.data.occurrences_per_pilot,
     };
   }

@@ -7,7 +7,7 @@ import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
 
 
-/** GET /team lists members with their membership `status` (spec 2.5). */
+/** GET /team lists members with their membership `status` (docs/api.md, Team). */
 export interface TeamMemberListItem {
   id: string;
   email: string;
@@ -21,7 +21,7 @@ export interface TeamMemberListItem {
   created: number;
   updated: number;
 }
-/** GET /team/{id} returns the same fields without `status` (spec 2.5). */
+/** GET /team/{id} returns the same fields without `status` (docs/api.md, Team). */
 export type TeamMember = Omit<TeamMemberListItem, 'status'>;
 
 const ERASED_PROFILE: MemberProfile = {
@@ -57,7 +57,7 @@ export interface TeamList {
 }
 
 export class ListTeamQuery extends Query<TeamList> {
-  /** `role` undefined lists every member (the spec's `all`). */
+  /** `role` undefined lists every member (the API reference's `all`). */
   constructor(
     readonly workspaceId: string,
     readonly filter: { role?: MemberRole; cursor?: string },

@@ -8,7 +8,7 @@ export interface CreateWebhookInput {
   event_types: WebhookEventType[];
 }
 
-/** The create response of spec 4.5 (without `message`): the only time the secret is shown. */
+/** The create response of docs/api.md, Webhooks (without `message`): the only time the secret is shown. */
 export interface CreatedWebhook {
   id: string;
   name: string;
