@@ -1,21 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  jobDecider,
-  jobStream,
-  JobView,
-  notFound,
-  PROJECT_NOT_FOUND,
-  projectDecider,
-  projectJobsDecider,
-  projectJobsStream,
-  projectStream,
-  workspaceDecider,
-  workspaceStream,
-} from '@app/domain';
+import { notFound, PROJECT_NOT_FOUND, projectDecider, projectStream, workspaceStream } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
-import { JOBS } from '../../jobs/job.projector';
+import { cascadeProjectDeletion, projectJobIdsInReadModels } from '../project-jobs-cascade';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { ownedBy, requireWorkspace } from '../../shared/tenant';
 import { DeleteProjectCommand } from './delete-project.command';
@@ -50,27 +38,7 @@ export class DeleteProjectHandler implements ICommandHandler<DeleteProjectComman
       // A project the caller cannot see is a 404 before any If-Match is looked at.
       if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
       await unit.decide(projectDecider, stream, { type: 'DeleteProject', now }, { expectedRevision, order: 'first' });
-      const { state: members } = await unit.load(projectJobsDecider, projectJobsStream(projectId));
-      for (const jobId of new Set([...members.jobIds, ...projected])) {
-        const { state: job } = await unit.load(jobDecider, jobStream(jobId));
-        if (job.status !== 'live' || job.projectId !== projectId) continue;
-        await unit.decide(jobDecider, jobStream(jobId), { type: 'DeleteJob', now }, { order: 'first' });
-      }
-      await unit.decide(workspaceDecider, workspace, { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
+      await cascadeProjectDeletion(unit, workspaceId, projectId, projected, now);
     });
-  }
-}
-
-const PAGE = 500;
-
-/** Jobs of the project in the read models (jobs created before projects listed their jobs). */
-async function projectJobIdsInReadModels(read: ReadModelStore, workspaceId: string, projectId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let afterSeq: number | undefined;
-  for (;;) {
-    const jobs = await read.find<JobView>(JOBS, { workspaceId, where: { project_id: projectId }, afterSeq, limit: PAGE });
-    ids.push(...jobs.map((job) => job.id));
-    if (jobs.length < PAGE) return ids;
-    afterSeq = jobs[jobs.length - 1].seq;
   }
 }

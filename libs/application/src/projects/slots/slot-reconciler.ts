@@ -1,20 +1,9 @@
-import {
-  DomainError,
-  jobDecider,
-  jobStream,
-  JobView,
-  OPERATOR,
-  projectDecider,
-  projectJobsDecider,
-  projectJobsStream,
-  projectStream,
-  workspaceDecider,
-  workspaceStream,
-} from '@app/domain';
+import { DomainError, jobDecider, jobStream, JobView, OPERATOR, projectDecider, projectStream, workspaceDecider, workspaceStream } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
 import { ReadModelStore } from '../../ports/read-model.port';
 import { JOBS } from '../../jobs/job.projector';
 import { backgroundContext } from '../../shared/command-context';
+import { cascadeProjectDeletion, projectJobIdsInReadModels } from '../project-jobs-cascade';
 import { EventSourcedRepository, UnitOfWork } from '../../shared/event-sourced-repository';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
 
@@ -88,12 +77,13 @@ export class SlotReconciler {
 
     const held = await this.read.find<Ledger>(SLOTS_HELD_BY_DELETED, { where: { deleted_at: { lte: cutoff } }, limit: this.batch });
     for (const { doc } of held) {
-      const projected = await this.jobIdsInReadModels(doc.workspace_id, doc.project_id);
+      const projected = await projectJobIdsInReadModels(this.read, doc.workspace_id, doc.project_id);
       await this.repair(doc.workspace_id, async (unit) => {
         const { state } = await unit.load(projectDecider, projectStream(doc.project_id));
         if (state.status !== 'deleted') return;
-        result.jobsDeleted += await this.deleteLiveJobs(unit, doc.project_id, projected, now);
-        await this.release(unit, doc.workspace_id, doc.project_id, result);
+        const done = await cascadeProjectDeletion(unit, doc.workspace_id, doc.project_id, projected, now);
+        result.jobsDeleted += done.jobsDeleted;
+        if (done.released) result.released++;
       });
     }
 
@@ -122,22 +112,5 @@ export class SlotReconciler {
   private async release(unit: UnitOfWork, workspaceId: string, projectId: string, result: SweepResult) {
     const released = await unit.decide(workspaceDecider, workspaceStream(workspaceId), { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
     if (released.events.length > 0) result.released++;
-  }
-
-  private async deleteLiveJobs(unit: UnitOfWork, projectId: string, projected: string[], now: number): Promise<number> {
-    const { state: members } = await unit.load(projectJobsDecider, projectJobsStream(projectId));
-    let deleted = 0;
-    for (const jobId of new Set([...members.jobIds, ...projected])) {
-      const { state: job } = await unit.load(jobDecider, jobStream(jobId));
-      if (job.status !== 'live' || job.projectId !== projectId) continue;
-      await unit.decide(jobDecider, jobStream(jobId), { type: 'DeleteJob', now }, { order: 'first' });
-      deleted++;
-    }
-    return deleted;
-  }
-
-  private async jobIdsInReadModels(workspaceId: string, projectId: string): Promise<string[]> {
-    const jobs = await this.read.find<JobView>(JOBS, { workspaceId, where: { project_id: projectId }, limit: 1000 });
-    return jobs.map((job) => job.id);
   }
 }
