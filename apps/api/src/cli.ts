@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { DeadLetter } from '@app/application'; // the admin API answers them as the port declares
 import { ADMIN_TOKEN_FILE } from './config';
 
 /**
@@ -235,17 +236,6 @@ function printStatus(result: { role?: string; projections: Status[] }): number {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);
   return 0;
-}
-
-interface DeadLetter {
-  projection: string;
-  position: number;
-  eventId: string;
-  streamId: string;
-  eventType: string;
-  error: string;
-  firstFailedAt: number;
-  attempts: number;
 }
 
 function printDeadLetters(result: { dead_letters: DeadLetter[] }): number {

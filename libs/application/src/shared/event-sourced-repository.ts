@@ -93,8 +93,6 @@ interface Tracked {
   state: unknown;
   revision: number;
   events: NewEvent[];
-  /** The event id at `loadedRevision`, for a snapshot taken after the append. */
-  lastEventId: string | null;
   /** Whether a unit that finished used it (a failed unit's streams are not conditions). */
   used: boolean;
   order: 'first' | 'last' | undefined;
@@ -305,9 +303,9 @@ export class EventSourcedRepository {
   async track(streams: Map<string, Tracked>, decider: AnyDecider<any>, streamId: string, assumeNew = false): Promise<Tracked> {
     let tracked = streams.get(streamId);
     if (!tracked) {
-      const loaded: Pick<Cached, 'revision' | 'state' | 'lastEventId'> =
+      const loaded: Pick<Cached, 'revision' | 'state'> =
         assumeNew && !this.cache.has(streamId)
-          ? { revision: -1, state: decider.initialState(), lastEventId: null }
+          ? { revision: -1, state: decider.initialState() }
           : await this.loadState(decider, streamId);
       tracked = streams.get(streamId); // loaded meanwhile by a concurrent load of the same unit
       if (!tracked) {
@@ -317,7 +315,6 @@ export class EventSourcedRepository {
           state: loaded.state,
           revision: loaded.revision,
           events: [],
-          lastEventId: loaded.lastEventId,
           used: false,
           order: undefined,
         };
@@ -328,7 +325,7 @@ export class EventSourcedRepository {
   }
 
   private async loadState(decider: AnyDecider<any>, streamId: string): Promise<Cached> {
-    let from = this.cache.get(streamId) ?? (await this.fromSnapshot(decider, streamId));
+    const from = this.cache.get(streamId) ?? (await this.fromSnapshot(decider, streamId));
     let state = from?.state ?? decider.initialState();
     let revision = from?.revision ?? -1;
     let lastEventId = from?.lastEventId ?? null;
