@@ -28,8 +28,16 @@ export async function cascadeProjectDeletion(
     await unit.decide(jobDecider, jobStream(jobId), { type: 'DeleteJob', now }, { order: 'first' });
     deleted++;
   }
+  return { jobsDeleted: deleted, released: await releaseProjectSlot(unit, workspaceId, projectId) };
+}
+
+/**
+ * Gives the project's slot back to its workspace, appended last (after the project's own end, on a
+ * store that appends stream by stream). False when there was no slot to give back.
+ */
+export async function releaseProjectSlot(unit: UnitOfWork, workspaceId: string, projectId: string): Promise<boolean> {
   const release = await unit.decide(workspaceDecider, workspaceStream(workspaceId), { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
-  return { jobsDeleted: deleted, released: release.events.length > 0 };
+  return release.events.length > 0;
 }
 
 /** Ids of the project's jobs in the read models (read before the unit of work: it may run again). */

@@ -1,9 +1,9 @@
-import { DomainError, jobDecider, jobStream, JobView, OPERATOR, projectDecider, projectStream, workspaceDecider, workspaceStream } from '@app/domain';
+import { DomainError, jobDecider, jobStream, JobView, OPERATOR, projectDecider, projectStream, workspaceStream } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
 import { ReadModelStore } from '../../ports/read-model.port';
 import { JOBS } from '../../jobs/job.projector';
 import { backgroundContext } from '../../shared/command-context';
-import { cascadeProjectDeletion, projectJobIdsInReadModels } from '../project-jobs-cascade';
+import { cascadeProjectDeletion, projectJobIdsInReadModels, releaseProjectSlot } from '../project-jobs-cascade';
 import { EventSourcedRepository, UnitOfWork } from '../../shared/event-sourced-repository';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
 
@@ -71,7 +71,7 @@ export class SlotReconciler {
         if (state.status === 'abandoned' && state.abandonedAt > cutoff) return;
         const tombstone = { type: 'AbandonProjectCreation' as const, id: doc.project_id, workspaceId: doc.workspace_id, now };
         if ((await unit.decide(projectDecider, stream, tombstone, { order: 'first' })).events.length > 0) result.abandoned++;
-        await this.release(unit, doc.workspace_id, doc.project_id, result);
+        if (await releaseProjectSlot(unit, doc.workspace_id, doc.project_id)) result.released++;
       });
     }
 
@@ -107,10 +107,5 @@ export class SlotReconciler {
   private async repair(workspaceId: string, work: (unit: UnitOfWork) => Promise<void>) {
     const context = backgroundContext(workspaceId, OPERATOR, 'slot-reconciler');
     await this.repository.transact(workspaceStream(workspaceId), context, work, { waitForReadModels: false });
-  }
-
-  private async release(unit: UnitOfWork, workspaceId: string, projectId: string, result: SweepResult) {
-    const released = await unit.decide(workspaceDecider, workspaceStream(workspaceId), { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
-    if (released.events.length > 0) result.released++;
   }
 }
