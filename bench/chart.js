@@ -6,7 +6,8 @@ async function renderLatencyChart(title, result, baseline, baselineName) {
   const values = [];
   for (const p of percentiles) {
     values.push({ percentile: p.replace('_', '.'), series: title, ms: result.latency[p] });
-    if (baseline) values.push({ percentile: p.replace('_', '.'), series: `baseline: ${baselineName}`, ms: baseline.latency[p] });
+    if (baseline)
+      values.push({ percentile: p.replace('_', '.'), series: `baseline: ${baselineName}`, ms: baseline.latency[p] });
   }
   const spec = vl.compile({
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',

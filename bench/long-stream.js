@@ -25,7 +25,19 @@ const envelope = (type, data, workspaceId, at) => ({
 const projectCreated = (id, workspaceId, now) =>
   envelope(
     'project.created',
-    { id, workspace_id: workspaceId, name: `Project ${id}`, description: 'Seeded', status: 'planned', other_status_reason: null, start_date: '2026-01-01', end_date: null, external_id: null, created_by: createdBy, created: now },
+    {
+      id,
+      workspace_id: workspaceId,
+      name: `Project ${id}`,
+      description: 'Seeded',
+      status: 'planned',
+      other_status_reason: null,
+      start_date: '2026-01-01',
+      end_date: null,
+      external_id: null,
+      created_by: createdBy,
+      created: now,
+    },
     workspaceId,
     now,
   );
@@ -42,8 +54,25 @@ async function seedLongStream(dataDir, log) {
     await store.appendToStream(
       `workspace-${workspaceId}`,
       [
-        envelope('workspace.created', { id: workspaceId, name, plan: 'enterprise', project_limit: null, created: now }, workspaceId, now),
-        envelope('workspace.api_key_created', { workspace_id: workspaceId, key_id: `key_${name}`, name: 'bench', scope: 'full_access', key_hash: hash, created: now }, workspaceId, now),
+        envelope(
+          'workspace.created',
+          { id: workspaceId, name, plan: 'enterprise', project_limit: null, created: now },
+          workspaceId,
+          now,
+        ),
+        envelope(
+          'workspace.api_key_created',
+          {
+            workspace_id: workspaceId,
+            key_id: `key_${name}`,
+            name: 'bench',
+            scope: 'full_access',
+            key_hash: hash,
+            created: now,
+          },
+          workspaceId,
+          now,
+        ),
       ],
       { expectedRevision: 'no_stream' },
     );
@@ -51,7 +80,13 @@ async function seedLongStream(dataDir, log) {
   }
   const other = tenants.other;
   const otherId = 'prj_other_0';
-  await store.appendToStreams([{ streamId: `project-${otherId}`, events: [projectCreated(otherId, other.workspaceId, now)], expectedRevision: 'no_stream' }]);
+  await store.appendToStreams([
+    {
+      streamId: `project-${otherId}`,
+      events: [projectCreated(otherId, other.workspaceId, now)],
+      expectedRevision: 'no_stream',
+    },
+  ]);
   other.projectId = otherId;
 
   // The long workspace: (STREAM_EVENTS - LIVE) / 2 projects created and deleted, LIVE kept.
@@ -66,10 +101,14 @@ async function seedLongStream(dataDir, log) {
     for (let i = start; i < Math.min(churned + LIVE, start + BATCH); i++) {
       const id = `prj_long_${i}`;
       const events = [projectCreated(id, workspaceId, now)];
-      wsEvents.push(envelope('workspace.project_slot_reserved', { workspace_id: workspaceId, project_id: id }, workspaceId, now));
+      wsEvents.push(
+        envelope('workspace.project_slot_reserved', { workspace_id: workspaceId, project_id: id }, workspaceId, now),
+      );
       if (i < churned) {
         events.push(envelope('project.deleted', { id, workspace_id: workspaceId, deleted: now }, workspaceId, now));
-        wsEvents.push(envelope('workspace.project_slot_released', { workspace_id: workspaceId, project_id: id }, workspaceId, now));
+        wsEvents.push(
+          envelope('workspace.project_slot_released', { workspace_id: workspaceId, project_id: id }, workspaceId, now),
+        );
       }
       appends.push({ streamId: `project-${id}`, events, expectedRevision: 'no_stream' });
     }
@@ -82,7 +121,12 @@ async function seedLongStream(dataDir, log) {
   return { tenants, streamEvents: wsRevision + 1 };
 }
 
-const body = () => ({ name: `Bench ${randomUUID().slice(0, 8)}`, description: 'After restart', status: 'planned', start_date: '2026-12-01' });
+const body = () => ({
+  name: `Bench ${randomUUID().slice(0, 8)}`,
+  description: 'After restart',
+  status: 'planned',
+  start_date: '2026-12-01',
+});
 
 async function timed(fn) {
   const started = process.hrtime.bigint();
@@ -124,7 +168,9 @@ async function run({ startService, api, scratch, log }) {
   if (afterRestart.result.status !== 201) throw new Error(`create after restart: ${afterRestart.result.status}`);
 
   const otherMax = Math.max(...otherReads);
-  log(`  first create after restart: ${afterRestart.ms.toFixed(1)} ms (next: ${second.ms.toFixed(1)} ms); other tenant's reads meanwhile: ${otherReads.length}, max ${otherMax.toFixed(1)} ms`);
+  log(
+    `  first create after restart: ${afterRestart.ms.toFixed(1)} ms (next: ${second.ms.toFixed(1)} ms); other tenant's reads meanwhile: ${otherReads.length}, max ${otherMax.toFixed(1)} ms`,
+  );
   return {
     name: `first create after restart, workspace stream of ${streamEvents.toLocaleString()} events`,
     firstAfterRestartMs: Math.round(afterRestart.ms * 10) / 10,

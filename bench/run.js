@@ -48,7 +48,9 @@ function cpuSeconds(pid) {
 }
 
 function rssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
@@ -77,22 +79,26 @@ let profilePhase = 'service';
 async function startService(dataDir, extraEnv = {}) {
   const p = await port();
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
-  const child = spawn(process.execPath, [...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(p),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: 'silent',
-      // The bench measures throughput, not the rate limiter's refusals.
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      RATE_LIMIT_PER_SECOND: '1000000000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      ...extraEnv,
+  const child = spawn(
+    process.execPath,
+    [...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: String(p),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_TOKEN: ADMIN,
+        LOG_LEVEL: 'silent',
+        // The bench measures throughput, not the rate limiter's refusals.
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+        RATE_LIMIT_PER_SECOND: '1000000000',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const base = `http://127.0.0.1:${p}`;
   await waitHttp(`${base}/health`);
   return { child, base, stop: () => stopChild(child) };
@@ -127,7 +133,9 @@ function runLoad(options, serverPid) {
 async function measure(name, options, serverPid) {
   if (WARMUP > 0) runLoad({ ...options, duration: WARMUP, connections: CONNECTIONS }, null);
   const result = runLoad({ ...options, duration: SECONDS, connections: CONNECTIONS }, serverPid);
-  log(`  ${name}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+  log(
+    `  ${name}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+  );
   return result;
 }
 
@@ -149,9 +157,15 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'wos-bench-'));
   const results = {
     started: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
     settings: { seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, events: EVENTS, soakSeconds: SOAK },
-    durability: 'event store: SQLite WAL, synchronous=FULL (fsync per commit), group commit of concurrent appends; read models: WAL, synchronous=NORMAL (rebuildable)',
+    durability:
+      'event store: SQLite WAL, synchronous=FULL (fsync per commit), group commit of concurrent appends; read models: WAL, synchronous=NORMAL (rebuildable)',
     baselines: {},
     scenarios: [],
   };
@@ -168,7 +182,7 @@ async function main() {
       rmSync(scratch, { recursive: true, force: true });
     }
     return;
-  };
+  }
 
   try {
     // --- Baselines -------------------------------------------------------------------------
@@ -183,11 +197,19 @@ async function main() {
     log('Baseline: bare Fastify + SQLite insert, synchronous=FULL per request');
     {
       const p = await port();
-      const child = startScript('baselines/fastify-sqlite.js', { PORT: String(p), DB_FILE: join(scratch, 'baseline.db') });
+      const child = startScript('baselines/fastify-sqlite.js', {
+        PORT: String(p),
+        DB_FILE: join(scratch, 'baseline.db'),
+      });
       await waitHttp(`http://127.0.0.1:${p}/`);
       results.baselines.sqliteFsync = await measure(
         'SQLite fsync per request',
-        { url: `http://127.0.0.1:${p}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'row' }) },
+        {
+          url: `http://127.0.0.1:${p}/`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'row' }),
+        },
         child.pid,
       );
       await stopChild(child);
@@ -202,29 +224,68 @@ async function main() {
     mkdirSync(fresh);
     const svc = await startService(fresh);
     const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Bench', plan: 'enterprise' } });
-    const key = (await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, { body: { name: 'bench', scope: 'full_access' } })).body.key;
+    const key = (
+      await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
+        body: { name: 'bench', scope: 'full_access' },
+      })
+    ).body.key;
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const projectBody = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
     const ids = [];
-    for (let i = 0; i < 100; i++) ids.push((await api(svc.base, 'POST', '/v1/projects', { token: key, body: projectBody })).body.id);
+    for (let i = 0; i < 100; i++)
+      ids.push((await api(svc.base, 'POST', '/v1/projects', { token: key, body: projectBody })).body.id);
 
-    const get = await measure('GET /v1/projects/{id}', { url: `${svc.base}/v1/projects/${ids[0]}`, headers: auth }, svc.child.pid);
-    scenario({ name: 'GET /v1/projects/{id}', result: get, ratio: get.rps / bare, baseline: 'bare Fastify', target: '>= 0.5x; p99 <= 10 ms', met: get.rps / bare >= 0.5 && get.latency.p99 <= 10 && get.non2xx === 0 });
+    const get = await measure(
+      'GET /v1/projects/{id}',
+      { url: `${svc.base}/v1/projects/${ids[0]}`, headers: auth },
+      svc.child.pid,
+    );
+    scenario({
+      name: 'GET /v1/projects/{id}',
+      result: get,
+      ratio: get.rps / bare,
+      baseline: 'bare Fastify',
+      target: '>= 0.5x; p99 <= 10 ms',
+      met: get.rps / bare >= 0.5 && get.latency.p99 <= 10 && get.non2xx === 0,
+    });
 
-    const list = await measure('GET /v1/projects (50)', { url: `${svc.base}/v1/projects`, headers: auth }, svc.child.pid);
-    scenario({ name: 'GET /v1/projects first page of 50', result: list, ratio: list.rps / bare, baseline: 'bare Fastify', target: '>= 0.25x', met: list.rps / bare >= 0.25 && list.non2xx === 0 });
+    const list = await measure(
+      'GET /v1/projects (50)',
+      { url: `${svc.base}/v1/projects`, headers: auth },
+      svc.child.pid,
+    );
+    scenario({
+      name: 'GET /v1/projects first page of 50',
+      result: list,
+      ratio: list.rps / bare,
+      baseline: 'bare Fastify',
+      target: '>= 0.25x',
+      met: list.rps / bare >= 0.25 && list.non2xx === 0,
+    });
 
     const post = await measure(
       'POST /v1/projects',
       { url: `${svc.base}/v1/projects`, method: 'POST', headers: auth, body: JSON.stringify(projectBody) },
       svc.child.pid,
     );
-    scenario({ name: 'POST /v1/projects (durable)', result: post, ratio: post.rps / fsync, baseline: 'SQLite fsync per request', target: '>= 2x', met: post.rps / fsync >= 2 && post.non2xx === 0 });
+    scenario({
+      name: 'POST /v1/projects (durable)',
+      result: post,
+      ratio: post.rps / fsync,
+      baseline: 'SQLite fsync per request',
+      target: '>= 2x',
+      met: post.rps / fsync >= 2 && post.non2xx === 0,
+    });
 
     // PATCH of a job: only once the jobs resource exists in this build.
     const job = await api(svc.base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
       token: key,
-      body: { name: 'Bench job', type: 'drone_inspection', job_pattern: 'one_time', start_date: new Date().toISOString().slice(0, 10) },
+      body: {
+        name: 'Bench job',
+        type: 'drone_inspection',
+        job_pattern: 'one_time',
+        start_date: new Date().toISOString().slice(0, 10),
+      },
     });
     if (job.status === 201) {
       const url = `${svc.base}/v1/projects/${ids[1]}/jobs/${job.body.id}`;
@@ -235,7 +296,14 @@ async function main() {
         body: JSON.stringify({ [field]: `value ${i}` }),
       }));
       const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
-      scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', result: patch, ratio: patch.rps / fsync, baseline: 'SQLite fsync per request', target: '>= 1.5x', met: patch.rps / fsync >= 1.5 && patch.non2xx === 0 });
+      scenario({
+        name: 'PATCH /v1/projects/{p}/jobs/{j}',
+        result: patch,
+        ratio: patch.rps / fsync,
+        baseline: 'SQLite fsync per request',
+        target: '>= 1.5x',
+        met: patch.rps / fsync >= 1.5 && patch.non2xx === 0,
+      });
     } else {
       scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
     }
@@ -252,7 +320,8 @@ async function main() {
       { name: 'large', projects: bigProjects, updatesPerProject: 1 },
     ];
     const seededSoFar = 2 * 1000 + 2 * bigProjects;
-    if (EVENTS > seededSoFar) plan.push({ name: 'filler', projects: Math.ceil((EVENTS - seededSoFar) / 5), updatesPerProject: 4 });
+    if (EVENTS > seededSoFar)
+      plan.push({ name: 'filler', projects: Math.ceil((EVENTS - seededSoFar) / 5), updatesPerProject: 4 });
     const seedStart = Date.now();
     const seeded = await seed(big, plan);
     log(`  seeded ${seeded.head.toLocaleString()} events in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
@@ -261,7 +330,12 @@ async function main() {
     const startedAt = Date.now();
     const svc2 = await startService(big);
     const catchUpSeconds = (Date.now() - startedAt) / 1000;
-    scenario({ name: 'start-up catch-up (initial projection)', eventsPerSecond: Math.round(seeded.head / catchUpSeconds), seconds: catchUpSeconds, info: true });
+    scenario({
+      name: 'start-up catch-up (initial projection)',
+      eventsPerSecond: Math.round(seeded.head / catchUpSeconds),
+      seconds: catchUpSeconds,
+      info: true,
+    });
     const rssAfterLoad = rssMb(svc2.child.pid);
 
     await api(svc2.base, 'POST', '/v1/admin/projections/rebuild', { body: { name: 'projects' } });
@@ -274,16 +348,38 @@ async function main() {
     }
     const rebuildSeconds = (rebuild.finishedAt - rebuild.startedAt) / 1000;
     const rebuildRate = Math.round(rebuild.processed / rebuildSeconds);
-    scenario({ name: `projection rebuild over ${seeded.head.toLocaleString()} events`, eventsPerSecond: rebuildRate, seconds: rebuildSeconds, target: '>= 150,000 events/s', met: rebuild.state === 'done' && rebuildRate >= 150_000 });
+    scenario({
+      name: `projection rebuild over ${seeded.head.toLocaleString()} events`,
+      eventsPerSecond: rebuildRate,
+      seconds: rebuildSeconds,
+      target: '>= 150,000 events/s',
+      met: rebuild.state === 'done' && rebuildRate >= 150_000,
+    });
     log(`  rebuild: ${rebuildRate} events/s (${rebuildSeconds.toFixed(1)} s)`);
 
     const { small, large } = seeded.workspaces;
     const midSmall = cursorAfter(small.positions[Math.floor(small.positions.length / 2)]);
     const midLarge = cursorAfter(large.positions[Math.floor(large.positions.length / 2)]);
-    const listSmall = await measure('list page at 1,000', { url: `${svc2.base}/v1/projects?cursor=${midSmall}`, headers: { authorization: `Bearer ${small.key}` } }, svc2.child.pid);
-    const listLarge = await measure(`list page at ${bigProjects.toLocaleString()}`, { url: `${svc2.base}/v1/projects?cursor=${midLarge}`, headers: { authorization: `Bearer ${large.key}` } }, svc2.child.pid);
+    const listSmall = await measure(
+      'list page at 1,000',
+      { url: `${svc2.base}/v1/projects?cursor=${midSmall}`, headers: { authorization: `Bearer ${small.key}` } },
+      svc2.child.pid,
+    );
+    const listLarge = await measure(
+      `list page at ${bigProjects.toLocaleString()}`,
+      { url: `${svc2.base}/v1/projects?cursor=${midLarge}`, headers: { authorization: `Bearer ${large.key}` } },
+      svc2.child.pid,
+    );
     const p50Ratio = listLarge.latency.p50 / Math.max(listSmall.latency.p50, 0.001);
-    scenario({ name: `list page at ${bigProjects.toLocaleString()} projects vs 1,000 (p50)`, result: listLarge, reference: listSmall, ratio: p50Ratio, baseline: 'same list at 1,000', target: 'p50 ratio <= 1.2', met: p50Ratio <= 1.2 });
+    scenario({
+      name: `list page at ${bigProjects.toLocaleString()} projects vs 1,000 (p50)`,
+      result: listLarge,
+      reference: listSmall,
+      ratio: p50Ratio,
+      baseline: 'same list at 1,000',
+      target: 'p50 ratio <= 1.2',
+      met: p50Ratio <= 1.2,
+    });
 
     // Mixed load for the memory trend: reads and writes from two load processes at once.
     log(`Memory: ${SOAK} s of mixed load`);
@@ -291,15 +387,26 @@ async function main() {
     const largeAuth = { authorization: `Bearer ${large.key}`, 'content-type': 'application/json' };
     const loads = [
       { url: `${svc2.base}/v1/projects/prj_large_42`, headers: largeAuth, duration: SOAK, connections: 20 },
-      { url: `${svc2.base}/v1/projects`, method: 'POST', headers: largeAuth, body: JSON.stringify(projectBody), duration: SOAK, connections: 10 },
+      {
+        url: `${svc2.base}/v1/projects`,
+        method: 'POST',
+        headers: largeAuth,
+        body: JSON.stringify(projectBody),
+        duration: SOAK,
+        connections: 10,
+      },
       { url: `${svc2.base}/v1/projects?status=planned`, headers: largeAuth, duration: SOAK, connections: 10 },
     ].map(
       (options) =>
         new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
           let out = '';
           child.stdout.on('data', (c) => (out += c));
-          child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`))));
+          child.on('exit', (code) =>
+            code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`)),
+          );
         }),
     );
     const sampler = setInterval(() => samples.push({ t: samples.length, rssMb: rssMb(svc2.child.pid) }), 1000);
@@ -349,21 +456,51 @@ async function finish(results) {
   writeFileSync(join(dir, `bench-${stamp}.json`), JSON.stringify(results, null, 2));
   writeFileSync(join(dir, 'latest.json'), JSON.stringify(results, null, 2));
   for (const s of results.scenarios.filter((s) => s.result)) {
-    const file = join(dir, `${s.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}.svg`);
-    writeFileSync(file, await renderLatencyChart(s.name, s.result, s.reference ?? (s.baseline === 'bare Fastify' ? results.baselines.bareFastify : results.baselines.sqliteFsync), s.baseline));
+    const file = join(
+      dir,
+      `${s.name
+        .replace(/[^a-z0-9]+/gi, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()}.svg`,
+    );
+    writeFileSync(
+      file,
+      await renderLatencyChart(
+        s.name,
+        s.result,
+        s.reference ?? (s.baseline === 'bare Fastify' ? results.baselines.bareFastify : results.baselines.sqliteFsync),
+        s.baseline,
+      ),
+    );
   }
   printTable(results);
 }
 
 /** Server CPU use during a measurement, and per request. */
 const cpuCell = (r) =>
-  r?.serverCpuPercent === undefined ? '' : `${r.serverCpuPercent}%${r.serverCpuUsPerRequest ? `, ${r.serverCpuUsPerRequest} µs/req` : ''}`;
+  r?.serverCpuPercent === undefined
+    ? ''
+    : `${r.serverCpuPercent}%${r.serverCpuUsPerRequest ? `, ${r.serverCpuUsPerRequest} µs/req` : ''}`;
 
 function printTable(results) {
   const rows = [['scenario', 'measured', 'ratio', 'target', 'met', 'server CPU']];
   const b = results.baselines;
-  rows.push(['baseline: bare Fastify JSON', `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`, '1.00', '', '', cpuCell(b.bareFastify)]);
-  rows.push(['baseline: SQLite fsync/request', `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`, '1.00', '', '', cpuCell(b.sqliteFsync)]);
+  rows.push([
+    'baseline: bare Fastify JSON',
+    `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`,
+    '1.00',
+    '',
+    '',
+    cpuCell(b.bareFastify),
+  ]);
+  rows.push([
+    'baseline: SQLite fsync/request',
+    `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`,
+    '1.00',
+    '',
+    '',
+    cpuCell(b.sqliteFsync),
+  ]);
   for (const s of results.scenarios) {
     if (s.skipped) {
       rows.push([s.name, `skipped: ${s.skipped}`, '', '', '', '']);
@@ -375,9 +512,9 @@ function printTable(results) {
         ? `${s.eventsPerSecond.toLocaleString()} events/s (${s.seconds.toFixed(1)} s)`
         : s.deliveriesPerSecond !== undefined
           ? `${s.deliveriesPerSecond.toLocaleString()} deliveries/s; median delay ${s.pacedMedianDelayMs} ms paced, ${s.burstMedianDelayMs} ms in the burst`
-        : s.rssMaxMb !== undefined
-          ? `RSS ${s.rssAfterLoadMb} MB after load, max ${s.rssMaxMb} MB, drift ${s.secondHalfMinusFirstMb} MB`
-          : '';
+          : s.rssMaxMb !== undefined
+            ? `RSS ${s.rssAfterLoadMb} MB after load, max ${s.rssMaxMb} MB, drift ${s.secondHalfMinusFirstMb} MB`
+            : '';
     rows.push([
       s.name,
       measured,
@@ -392,7 +529,9 @@ function printTable(results) {
     process.stdout.write(`${row.map((c, j) => String(c).padEnd(widths[j])).join(' | ')}\n`);
     if (i === 0) process.stdout.write(`${widths.map((w) => '-'.repeat(w)).join('-|-')}\n`);
   }
-  process.stdout.write(`\nDurability: ${results.durability}\nResults: bench/results/latest.json and one SVG latency chart per scenario\n`);
+  process.stdout.write(
+    `\nDurability: ${results.durability}\nResults: bench/results/latest.json and one SVG latency chart per scenario\n`,
+  );
   if (PROFILE_DIR) process.stdout.write(`CPU profiles of the service: ${PROFILE_DIR}/<phase>/\n`);
 }
 

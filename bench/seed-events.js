@@ -34,10 +34,22 @@ async function seed(dataDir, plan, onProgress = () => undefined) {
     await store.appendToStream(
       `workspace-${workspaceId}`,
       [
-        envelope('workspace.created', { id: workspaceId, name: ws.name, plan: 'enterprise', project_limit: null, created: now }, workspaceId, now),
+        envelope(
+          'workspace.created',
+          { id: workspaceId, name: ws.name, plan: 'enterprise', project_limit: null, created: now },
+          workspaceId,
+          now,
+        ),
         envelope(
           'workspace.api_key_created',
-          { workspace_id: workspaceId, key_id: `key_${ws.name}`, name: 'bench', scope: 'full_access', key_hash: hash, created: now },
+          {
+            workspace_id: workspaceId,
+            key_id: `key_${ws.name}`,
+            name: 'bench',
+            scope: 'full_access',
+            key_hash: hash,
+            created: now,
+          },
           workspaceId,
           now,
         ),
@@ -50,7 +62,13 @@ async function seed(dataDir, plan, onProgress = () => undefined) {
       const appends = [];
       for (let i = start; i < Math.min(ws.projects, start + CONCURRENT); i++) {
         const id = `prj_${ws.name}_${i}`;
-        const createdBy = { id: 'operator', email: null, first_name: 'Operator', last_name: null, profile_picture: null };
+        const createdBy = {
+          id: 'operator',
+          email: null,
+          first_name: 'Operator',
+          last_name: null,
+          profile_picture: null,
+        };
         const events = [
           envelope(
             'project.created',
@@ -73,7 +91,12 @@ async function seed(dataDir, plan, onProgress = () => undefined) {
         ];
         for (let u = 0; u < ws.updatesPerProject; u++) {
           events.push(
-            envelope('project.updated', { id, workspace_id: workspaceId, changes: { name: `Project ${i} v${u + 1}` }, updated: now }, workspaceId, now),
+            envelope(
+              'project.updated',
+              { id, workspace_id: workspaceId, changes: { name: `Project ${i} v${u + 1}` }, updated: now },
+              workspaceId,
+              now,
+            ),
           );
         }
         appends.push(

@@ -22,7 +22,13 @@ async function startReceiver() {
     algorithm: 'sha256',
     extensions: [
       { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   const dir = mkdtempSync(join(tmpdir(), 'bench-ca-'));
@@ -56,8 +62,11 @@ const pct = (xs, p) => {
 /** autocannon in a child process, without blocking this event loop (the receiver's). */
 function runLoad(options) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      [join(__dirname, 'load.js'), JSON.stringify(options)],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -79,15 +88,29 @@ async function run({ startService, api, scratch, log }) {
   const svc = await startService(dir, { NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   try {
     const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Hooks', plan: 'enterprise' } });
-    const key = (await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, { body: { name: 'bench', scope: 'full_access' } })).body.key;
+    const key = (
+      await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
+        body: { name: 'bench', scope: 'full_access' },
+      })
+    ).body.key;
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
       const created = await api(svc.base, 'POST', '/v1/webhooks', {
         token: key,
-        body: { name: `Receiver ${i}`, url: `https://localhost:${receiver.port}/hook/${i}`, event_types: ['project.created'] },
+        body: {
+          name: `Receiver ${i}`,
+          url: `https://localhost:${receiver.port}/hook/${i}`,
+          event_types: ['project.created'],
+        },
       });
-      if (created.status !== 201) throw new Error(`webhook create failed: ${created.status} ${JSON.stringify(created.body)}`);
+      if (created.status !== 201)
+        throw new Error(`webhook create failed: ${created.status} ${JSON.stringify(created.body)}`);
     }
-    const body = JSON.stringify({ name: 'Hooked', description: 'Fan-out', status: 'planned', start_date: '2026-06-01' });
+    const body = JSON.stringify({
+      name: 'Hooked',
+      description: 'Fan-out',
+      status: 'planned',
+      start_date: '2026-06-01',
+    });
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
     // Phase 1: burst.
@@ -99,12 +122,22 @@ async function run({ startService, api, scratch, log }) {
     const last = Math.max(...receiver.arrivals.map((a) => a.at));
     const throughput = Math.round(receiver.arrivals.length / ((last - started) / 1000));
     const burstDelays = receiver.arrivals.map((a) => a.at - a.committed);
-    log(`  burst: ${receiver.arrivals.length}/${expected} deliveries, ${throughput}/s; commits took ${((committedBy - started) / 1000).toFixed(1)} s`);
+    log(
+      `  burst: ${receiver.arrivals.length}/${expected} deliveries, ${throughput}/s; commits took ${((committedBy - started) / 1000).toFixed(1)} s`,
+    );
 
     // Phase 2: paced, below capacity.
     receiver.arrivals.length = 0;
     const paced = Math.min(500, EVENTS);
-    await runLoad({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: paced, connections: 5, overallRate: 100 });
+    await runLoad({
+      url: `${svc.base}/v1/projects`,
+      method: 'POST',
+      headers,
+      body,
+      amount: paced,
+      connections: 5,
+      overallRate: 100,
+    });
     await waitFor(() => receiver.arrivals.length >= paced * SUBSCRIPTIONS, 60_000);
     const delays = receiver.arrivals.map((a) => a.at - a.committed);
     const median = pct(delays, 50);

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  EventStore,
-  NewEvent,
-  RecordedEvent,
-  START,
-  WrongExpectedRevisionError,
-} from '@app/application/ports';
+import { EventStore, NewEvent, RecordedEvent, START, WrongExpectedRevisionError } from '@app/application/ports';
 
 /**
  * The behaviour every EventStore adapter must show. Run by

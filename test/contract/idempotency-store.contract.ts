@@ -40,7 +40,10 @@ export function idempotencyStoreContract(
       const s = scope();
       const first = claim({ scope: s });
       expect(await store.claim(first)).toEqual({ outcome: 'claimed' });
-      expect(await store.claim(claim({ scope: s, fingerprint: 'fp-b' }))).toEqual({ outcome: 'in_progress', fingerprint: 'fp-a' });
+      expect(await store.claim(claim({ scope: s, fingerprint: 'fp-b' }))).toEqual({
+        outcome: 'in_progress',
+        fingerprint: 'fp-a',
+      });
       expect(await store.complete(s, 'k-1', first.owner, created)).toBe(true);
       expect(await store.claim(claim({ scope: s, now: NOW + 1_000 }))).toEqual({
         outcome: 'completed',
@@ -97,7 +100,10 @@ export function idempotencyStoreContract(
       expect(await store.claim(takeover)).toEqual({ outcome: 'claimed' });
       expect(await store.complete(s, 'k-1', crashed.owner, created)).toBe(false);
       expect(await store.complete(s, 'k-1', takeover.owner, created)).toBe(true);
-      expect(await store.claim(claim({ scope: s, now: NOW + 2_000 }))).toMatchObject({ outcome: 'completed', fingerprint: 'fp-b' });
+      expect(await store.claim(claim({ scope: s, now: NOW + 2_000 }))).toMatchObject({
+        outcome: 'completed',
+        fingerprint: 'fp-b',
+      });
     });
 
     it('treats an expired record as absent and purges expired records only', async () => {
@@ -123,7 +129,11 @@ export function idempotencyStoreContract(
       const s = scope();
       const c = claim({ scope: s });
       await store.claim(c);
-      const response: StoredResponse = { status: 200, headers: {}, body: `{"message":"ünïcödé ✓ \\u0000 ${'x'.repeat(50_000)}"}` };
+      const response: StoredResponse = {
+        status: 200,
+        headers: {},
+        body: `{"message":"ünïcödé ✓ \\u0000 ${'x'.repeat(50_000)}"}`,
+      };
       await store.complete(s, 'k-1', c.owner, response);
       expect(await store.claim(claim({ scope: s }))).toEqual({ outcome: 'completed', fingerprint: 'fp-a', response });
     });

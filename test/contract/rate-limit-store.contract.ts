@@ -114,19 +114,24 @@ export function rateLimitStoreContract(
 
     it('holds "at most limit in any window" for any arrival pattern, and serves again after a quiet window', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4_000 }), { minLength: 1, maxLength: 60 }), async (offsets) => {
-          const s = subject();
-          const times = [...offsets].sort((a, b) => a - b).map((o) => T0 + o);
-          const admitted: number[] = [];
-          for (const t of times) if ((await store.consume(s, [second], t)).allowed) admitted.push(t);
-          for (const t of admitted) {
-            expect(admitted.filter((u) => u > t - second.windowMs && u <= t).length).toBeLessThanOrEqual(second.limit);
-          }
-          // Liveness: the first request always passes, and so does one after a window and a bucket of quiet.
-          expect(admitted[0]).toBe(times[0]);
-          const quietAt = times[times.length - 1] + second.windowMs + second.bucketMs;
-          expect((await store.consume(s, [second], quietAt)).allowed).toBe(true);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 0, max: 4_000 }), { minLength: 1, maxLength: 60 }),
+          async (offsets) => {
+            const s = subject();
+            const times = [...offsets].sort((a, b) => a - b).map((o) => T0 + o);
+            const admitted: number[] = [];
+            for (const t of times) if ((await store.consume(s, [second], t)).allowed) admitted.push(t);
+            for (const t of admitted) {
+              expect(admitted.filter((u) => u > t - second.windowMs && u <= t).length).toBeLessThanOrEqual(
+                second.limit,
+              );
+            }
+            // Liveness: the first request always passes, and so does one after a window and a bucket of quiet.
+            expect(admitted[0]).toBe(times[0]);
+            const quietAt = times[times.length - 1] + second.windowMs + second.bucketMs;
+            expect((await store.consume(s, [second], quietAt)).allowed).toBe(true);
+          },
+        ),
         { numRuns: 40 },
       );
     });

@@ -80,7 +80,10 @@ export function readModelContract(
 
     it('merges like a spread of the fields into the document: null is kept, undefined removes, new fields come last', async () => {
       const id = uid();
-      await store.apply([put(id, 1, { name: 'a', status: 'draft', end: '2026-01-01', note: 'x', nested: { x: 1 } })], {});
+      await store.apply(
+        [put(id, 1, { name: 'a', status: 'draft', end: '2026-01-01', note: 'x', nested: { x: 1 } })],
+        {},
+      );
       await store.apply(
         [
           {
@@ -93,12 +96,22 @@ export function readModelContract(
         {},
       );
       const merged = await store.get('things', id);
-      expect(merged?.doc).toEqual({ id, name: 'a', status: 'draft', end: null, nested: { y: [1, 'two', null, true] }, added: false, 'odd key': 'kept' });
+      expect(merged?.doc).toEqual({
+        id,
+        name: 'a',
+        status: 'draft',
+        end: null,
+        nested: { y: [1, 'two', null, true] },
+        added: false,
+        'odd key': 'kept',
+      });
       // Field order as `{ ...doc, ...set }` gives it: the document's own first, new ones after.
       expect(Object.keys(merged!.doc)).toEqual(['id', 'name', 'status', 'end', 'nested', 'added', 'odd key']);
       // A declared (indexed) field changed by a merge is found by its new value.
       await store.apply([{ op: 'merge', collection: 'things', id, set: { status: 'planned' } }], {});
-      expect((await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id)).toEqual([id]);
+      expect(
+        (await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id),
+      ).toEqual([id]);
       expect(await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 5 })).toEqual([]);
     });
 
@@ -114,7 +127,10 @@ export function readModelContract(
         ],
         {},
       );
-      await store.apply([{ op: 'merge', collection: 'things', id: 'd' + ws, set: { end: '2026-02-01', big: 12345678901 } }], {});
+      await store.apply(
+        [{ op: 'merge', collection: 'things', id: 'd' + ws, set: { end: '2026-02-01', big: 12345678901 } }],
+        {},
+      );
       const queries: FindQuery[] = [
         { workspaceId: ws, limit: 10 },
         { workspaceId: ws, afterSeq: 10, limit: 2 },
@@ -135,12 +151,22 @@ export function readModelContract(
       const other = `ws_${randomUUID().replace(/-/g, '')}`;
       await store.apply(
         [
-          { ...put(id, 7, { status: 'draft', text: 'quote " and \\ and \u2028 and é', nested: { list: [1.5, null, true] } }), version: 3 },
+          {
+            ...put(id, 7, {
+              status: 'draft',
+              text: 'quote " and \\ and \u2028 and é',
+              nested: { list: [1.5, null, true] },
+            }),
+            version: 3,
+          },
           put('o' + id, 8, { status: 'planned' }, other),
         ],
         {},
       );
-      await store.apply([{ op: 'merge', collection: 'things', id, version: 4, set: { end: '2026-02-01', status: 'planned' } }], {});
+      await store.apply(
+        [{ op: 'merge', collection: 'things', id, version: 4, set: { end: '2026-02-01', status: 'planned' } }],
+        {},
+      );
       for (const each of [id, 'o' + id]) {
         const found = await store.get('things', each);
         const asJson = await store.getJson('things', each);
@@ -181,11 +207,18 @@ export function readModelContract(
         {},
       );
       expect((await store.get('things_bulk', b))?.version).toBe(4);
-      expect((await store.find('things_bulk', { workspaceId: ws, where: { status: 'draft' }, limit: 5 })).map((d) => d.id)).toEqual([a]);
-      await store.apply([{ op: 'deleteWhere', collection: 'things_bulk', workspaceId: ws, where: { parent: 'p1' } }], {});
+      expect(
+        (await store.find('things_bulk', { workspaceId: ws, where: { status: 'draft' }, limit: 5 })).map((d) => d.id),
+      ).toEqual([a]);
+      await store.apply(
+        [{ op: 'deleteWhere', collection: 'things_bulk', workspaceId: ws, where: { parent: 'p1' } }],
+        {},
+      );
       expect(await store.count('things_bulk', { workspaceId: ws })).toBe(1);
       await store.swap([{ from: 'things_bulk', to: 'things' }], { [checkpoint()]: 2 }, []);
-      expect((await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id)).toEqual([b]);
+      expect(
+        (await store.find('things', { workspaceId: ws, where: { status: 'planned' }, limit: 5 })).map((d) => d.id),
+      ).toEqual([b]);
       expect((await store.findJson('things', { workspaceId: ws, limit: 5 })).map((d) => JSON.parse(d.json))).toEqual([
         { id: b, status: 'planned', parent: 'p2' },
       ]);
@@ -276,9 +309,18 @@ export function readModelContract(
       }
       const drafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, limit: 10 });
       expect(drafts.map((d) => d.id)).toEqual([`z_${ws}`, ids[0], ids[2], ids[4]]);
-      const firstTwoDrafts = await store.find('things', { workspaceId: ws, where: { status: 'draft' }, afterSeq: 3, limit: 2 });
+      const firstTwoDrafts = await store.find('things', {
+        workspaceId: ws,
+        where: { status: 'draft' },
+        afterSeq: 3,
+        limit: 2,
+      });
       expect(firstTwoDrafts.map((d) => d.id)).toEqual([ids[0], ids[2]]);
-      const either = await store.find('things', { workspaceId: ws, where: { status: { in: ['planned', 'draft'] } }, limit: 10 });
+      const either = await store.find('things', {
+        workspaceId: ws,
+        where: { status: { in: ['planned', 'draft'] } },
+        limit: 10,
+      });
       expect(either.map((d) => d.id)).toEqual(all.map((d) => d.id));
       const json = await store.findJson('things', { workspaceId: ws, where: { status: 'planned' }, limit: 10 });
       expect(json.map((d) => (JSON.parse(d.json) as { id: string }).id)).toEqual([ids[1], ids[3], `y_${ws}`]);
@@ -322,7 +364,10 @@ export function readModelContract(
 
     it('scans every document of a collection in id order', async () => {
       const ids = [uid(), uid(), uid()];
-      await store.apply(ids.map((id, i) => put(id, i, { n: i })), {});
+      await store.apply(
+        ids.map((id, i) => put(id, i, { n: i })),
+        {},
+      );
       const seen: string[] = [];
       for await (const doc of store.scan('things')) if (ids.includes(doc.id)) seen.push(doc.id);
       expect(seen).toEqual([...ids].sort());
@@ -335,7 +380,16 @@ export function readModelContract(
       await store.drop(['things_next'], []);
       await store.init([{ name: 'things_next', indexes: ['status'] }]);
       await store.apply(
-        [{ op: 'put', collection: 'things_next', id: rebuilt, workspaceId: ws, seq: 2, doc: { id: rebuilt, status: 'fresh' } }],
+        [
+          {
+            op: 'put',
+            collection: 'things_next',
+            id: rebuilt,
+            workspaceId: ws,
+            seq: 2,
+            doc: { id: rebuilt, status: 'fresh' },
+          },
+        ],
         { [`${checkpoint()}_next`]: 9 },
       );
       await store.swap([{ from: 'things_next', to: 'things' }], { [checkpoint()]: 9 }, [`${checkpoint()}_next`]);
@@ -369,16 +423,26 @@ export function readModelContract(
     it('parks dead letters with the batch that moves past them, and lists them per projection in order', async () => {
       const id = uid();
       const other = `${checkpoint()}_other`;
-      await store.apply([put(id, 5, { status: 'draft' })], { [checkpoint()]: 7, [other]: 7 }, {
-        park: [letter(6), letter(4), letter(2, { projection: other })],
-      });
+      await store.apply(
+        [put(id, 5, { status: 'draft' })],
+        { [checkpoint()]: 7, [other]: 7 },
+        {
+          park: [letter(6), letter(4), letter(2, { projection: other })],
+        },
+      );
       expect((await store.get('things', id))?.doc).toEqual({ id, status: 'draft' });
       expect((await store.getCheckpoints())[checkpoint()]).toBe(7);
       expect(await store.listDeadLetters(checkpoint())).toEqual([letter(4), letter(6)]);
       expect(await store.listDeadLetters(other)).toEqual([letter(2, { projection: other })]);
-      const all = (await store.listDeadLetters()).filter((d) => d.projection === checkpoint() || d.projection === other);
+      const all = (await store.listDeadLetters()).filter(
+        (d) => d.projection === checkpoint() || d.projection === other,
+      );
       // Projection then position order: `<cp>` sorts before `<cp>_other`.
-      expect(all.map((d) => [d.projection, d.position])).toEqual([[checkpoint(), 4], [checkpoint(), 6], [other, 2]]);
+      expect(all.map((d) => [d.projection, d.position])).toEqual([
+        [checkpoint(), 4],
+        [checkpoint(), 6],
+        [other, 2],
+      ]);
       await store.apply([], {}, { remove: [{ projection: other, position: 2 }] });
       expect(await store.listDeadLetters(other)).toEqual([]);
     });
@@ -387,7 +451,9 @@ export function readModelContract(
       const id = uid();
       await store.apply([], { [checkpoint()]: 3 }, { park: [letter(3)] });
       await store.apply([], {}, { park: [letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })] });
-      expect(await store.listDeadLetters(checkpoint())).toEqual([letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 })]);
+      expect(await store.listDeadLetters(checkpoint())).toEqual([
+        letter(3, { error: 'still failing', lastFailedAt: 2_000, attempts: 2 }),
+      ]);
       await store.apply([put(id, 3, { status: 'fixed' })], {}, { remove: [{ projection: checkpoint(), position: 3 }] });
       expect(await store.listDeadLetters(checkpoint())).toEqual([]);
       expect((await store.get('things', id))?.doc.status).toBe('fixed');
@@ -405,9 +471,13 @@ export function readModelContract(
 
     it('parks nothing when a batch fails: the dead letters go with the ops and checkpoints or not at all', async () => {
       await expect(
-        store.apply([put(uid(), 1, { status: 'x' }), { op: 'delete', collection: 'missing_collection', id: 'x' }], { [checkpoint()]: 10 }, {
-          park: [letter(10)],
-        }),
+        store.apply(
+          [put(uid(), 1, { status: 'x' }), { op: 'delete', collection: 'missing_collection', id: 'x' }],
+          { [checkpoint()]: 10 },
+          {
+            park: [letter(10)],
+          },
+        ),
       ).rejects.toThrow();
       expect(await store.listDeadLetters(checkpoint())).toEqual([]);
       expect((await store.getCheckpoints())[checkpoint()]).toBeUndefined();

@@ -24,7 +24,10 @@ describe('RedisRateLimitStore', () => {
       const admin = await RedisRateLimitStore.connect(server.url);
       await (admin as unknown as { client: { script(op: string): Promise<unknown> } }).client.script('FLUSH');
       await admin.close();
-      expect(await store.consume('flush-a', [policy], 1_001)).toMatchObject({ allowed: true, states: [{ remaining: 3 }] });
+      expect(await store.consume('flush-a', [policy], 1_001)).toMatchObject({
+        allowed: true,
+        states: [{ remaining: 3 }],
+      });
     } finally {
       await store.close();
     }

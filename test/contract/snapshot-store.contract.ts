@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Snapshot, SnapshotStore } from '@app/application/ports';
 
 /** What every SnapshotStore adapter must do: sqlite-snapshot-store and mongodb-snapshot-store specs. */
-export function snapshotStoreContract(name: string, open: () => Promise<{ store: SnapshotStore; close: () => Promise<void> }>) {
+export function snapshotStoreContract(
+  name: string,
+  open: () => Promise<{ store: SnapshotStore; close: () => Promise<void> }>,
+) {
   describe(`SnapshotStore contract: ${name}`, () => {
     let store: SnapshotStore;
     let close: () => Promise<void>;
@@ -22,7 +25,11 @@ export function snapshotStoreContract(name: string, open: () => Promise<{ store:
     });
 
     it('returns what was put, state included as a fresh value', async () => {
-      const s = { ...snapshot(7), streamId: `s-${randomUUID()}`, state: { slots: 3, keys: [['k1', { active: true }]], 'a.b': 1 } };
+      const s = {
+        ...snapshot(7),
+        streamId: `s-${randomUUID()}`,
+        state: { slots: 3, keys: [['k1', { active: true }]], 'a.b': 1 },
+      };
       await store.put(s);
       expect(await store.get(s.streamId)).toEqual(s);
     });

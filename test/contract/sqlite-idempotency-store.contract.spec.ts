@@ -20,7 +20,15 @@ describe('SqliteIdempotencyStore', () => {
   it('keeps records across reopening, and two handles on one file give a key to one claim only', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-file-'));
     const file = join(dir, 'idempotency.db');
-    const claim = { scope: 's', key: 'k', fingerprint: 'f', owner: 'o1', now: 1, lockedUntil: 1_000, expiresAt: 10_000 };
+    const claim = {
+      scope: 's',
+      key: 'k',
+      fingerprint: 'f',
+      owner: 'o1',
+      now: 1,
+      lockedUntil: 1_000,
+      expiresAt: 10_000,
+    };
     try {
       const first = new SqliteIdempotencyStore(file);
       const second = new SqliteIdempotencyStore(file);

@@ -23,13 +23,15 @@ it('leaves no copy of a destroyed key in the SQLite files', async () => {
     const key = (await store.getOrCreate('usr_wiped'))!;
     await store.destroy('usr_wiped');
     await store.close();
-    const bytes = Buffer.concat(['keys.db', 'keys.db-wal'].flatMap((f) => {
-      try {
-        return [readFileSync(join(dir, f))];
-      } catch {
-        return [];
-      }
-    }));
+    const bytes = Buffer.concat(
+      ['keys.db', 'keys.db-wal'].flatMap((f) => {
+        try {
+          return [readFileSync(join(dir, f))];
+        } catch {
+          return [];
+        }
+      }),
+    );
     expect(bytes.includes(key)).toBe(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { SubjectKeyStore } from '@app/application/ports';
 
 /** The behaviour every SubjectKeyStore adapter must show (crypto-shredding keys). */
-export function subjectKeyStoreContract(name: string, open: () => Promise<{ store: SubjectKeyStore; close: () => Promise<void> }>) {
+export function subjectKeyStoreContract(
+  name: string,
+  open: () => Promise<{ store: SubjectKeyStore; close: () => Promise<void> }>,
+) {
   describe(`SubjectKeyStore contract: ${name}`, () => {
     let store: SubjectKeyStore;
     let close: () => Promise<void>;

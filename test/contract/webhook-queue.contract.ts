@@ -36,7 +36,11 @@ export function webhookQueueContract(
       nextAttemptAt: T0,
       ...overrides,
     });
-    const attemptOf = (d: { id: string; webhookId: string }, n: number, overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+    const attemptOf = (
+      d: { id: string; webhookId: string },
+      n: number,
+      overrides: Partial<DeliveryAttempt> = {},
+    ): DeliveryAttempt => ({
       deliveryId: d.id,
       webhookId: d.webhookId,
       workspaceId: 'ws_1',
@@ -72,7 +76,12 @@ export function webhookQueueContract(
       it('commits routes, deliveries and the checkpoint together, only for the lease holder', async () => {
         await queue.acquireFanout('a', T0, 1_000);
         const route = { webhookId: 'whk_1', workspaceId: 'ws_1', eventTypes: ['project.created'], active: true };
-        await queue.commitFanout('a', { checkpoint: 7, upsertRoutes: [route], removeRoutes: [], deliveries: [delivery()] });
+        await queue.commitFanout('a', {
+          checkpoint: 7,
+          upsertRoutes: [route],
+          removeRoutes: [],
+          deliveries: [delivery()],
+        });
         expect(await queue.loadRoutes()).toEqual([route]);
         await expect(
           queue.commitFanout('b', { checkpoint: 9, upsertRoutes: [], removeRoutes: [], deliveries: [delivery()] }),
@@ -89,7 +98,12 @@ export function webhookQueueContract(
         await queue.acquireFanout('a', T0, 1_000);
         const d = delivery();
         await queue.commitFanout('a', { checkpoint: 5, upsertRoutes: [], removeRoutes: [], deliveries: [d] });
-        await queue.commitFanout('a', { checkpoint: 4, upsertRoutes: [], removeRoutes: [], deliveries: [d, { ...d, payload: 'other' }] });
+        await queue.commitFanout('a', {
+          checkpoint: 4,
+          upsertRoutes: [],
+          removeRoutes: [],
+          deliveries: [d, { ...d, payload: 'other' }],
+        });
         const claimed = await queue.claimDue('w', T0, 10, 1_000);
         expect(claimed.map((c) => c.payload)).toEqual([d.payload]);
         await queue.releaseFanout('a');
@@ -101,9 +115,24 @@ export function webhookQueueContract(
         const gone = delivery({ webhookId: 'whk_gone' });
         await enqueue(kept, gone);
         await queue.recordAttempt(attemptOf(gone, 1));
-        const route = (id: string) => ({ webhookId: id, workspaceId: 'ws_1', eventTypes: ['project.created'], active: true });
-        await queue.commitFanout('owner-a', { checkpoint: 2, upsertRoutes: [route('whk_keep'), route('whk_gone')], removeRoutes: [], deliveries: [] });
-        await queue.commitFanout('owner-a', { checkpoint: 3, upsertRoutes: [], removeRoutes: ['whk_gone'], deliveries: [] });
+        const route = (id: string) => ({
+          webhookId: id,
+          workspaceId: 'ws_1',
+          eventTypes: ['project.created'],
+          active: true,
+        });
+        await queue.commitFanout('owner-a', {
+          checkpoint: 2,
+          upsertRoutes: [route('whk_keep'), route('whk_gone')],
+          removeRoutes: [],
+          deliveries: [],
+        });
+        await queue.commitFanout('owner-a', {
+          checkpoint: 3,
+          upsertRoutes: [],
+          removeRoutes: ['whk_gone'],
+          deliveries: [],
+        });
         expect((await queue.loadRoutes()).map((r) => r.webhookId)).toEqual(['whk_keep']);
         expect((await queue.claimDue('w', T0, 10, 1_000)).map((c) => c.id)).toEqual([kept.id]);
         expect(await queue.listAttempts('whk_gone', { limit: 10 })).toEqual([]);
@@ -118,7 +147,13 @@ export function webhookQueueContract(
         await enqueue(later, first, second);
         const claimed = await queue.claimDue('w', T0, 10, 1_000);
         expect(claimed.map((c) => c.id)).toEqual([first.id, second.id]);
-        expect(claimed[0]).toMatchObject({ ...first, nextAttemptAt: T0 + 1_000, attempts: 0, roundStart: 0, leaseUntil: T0 + 1_000 });
+        expect(claimed[0]).toMatchObject({
+          ...first,
+          nextAttemptAt: T0 + 1_000,
+          attempts: 0,
+          roundStart: 0,
+          leaseUntil: T0 + 1_000,
+        });
         expect(typeof claimed[0].claimToken).toBe('string');
         expect(await queue.nextDueAt()).toBe(T0 + 1_000);
         expect(await queue.claimDue('w', T0 + 4_999, 10, 1_000)).toHaveLength(2); // the two leases ended
@@ -154,7 +189,9 @@ export function webhookQueueContract(
         expect(await queue.claimDue('w', T0 + 299, 1, 1_000)).toEqual([]);
         const [again] = await queue.claimDue('w', T0 + 300, 1, 1_000);
         expect(again).toMatchObject({ id: d.id, attempts: 1, roundStart: 0 });
-        expect(await queue.settle(again, attemptOf(d, 2, { succeeded: true, responseStatus: 204 }), { status: 'succeeded' })).toBe(true);
+        expect(
+          await queue.settle(again, attemptOf(d, 2, { succeeded: true, responseStatus: 204 }), { status: 'succeeded' }),
+        ).toBe(true);
         expect(await queue.nextDueAt()).toBeNull();
         const log = await queue.listAttempts(d.webhookId, { limit: 10 });
         expect(log.map((a) => a.attempt)).toEqual([2, 1]);
@@ -191,9 +228,17 @@ export function webhookQueueContract(
         await queue.release(staleB); // b's claim is given back: that claim is stale now
         expect(await queue.settleMany([])).toEqual({ settled: [], telemetry: [] });
         const { settled } = await queue.settleMany([
-          { claim: byId.get(a.id)!, attempt: attemptOf(a, 1, { succeeded: true, responseStatus: 204 }), settlement: { status: 'succeeded' } },
+          {
+            claim: byId.get(a.id)!,
+            attempt: attemptOf(a, 1, { succeeded: true, responseStatus: 204 }),
+            settlement: { status: 'succeeded' },
+          },
           { claim: staleB, attempt: attemptOf(b, 1), settlement: { status: 'failed', reason: 'x' } },
-          { claim: byId.get(c.id)!, attempt: attemptOf(c, 1, { nextAttemptAt: T0 + 300 }), settlement: { status: 'retry', nextAttemptAt: T0 + 300 } },
+          {
+            claim: byId.get(c.id)!,
+            attempt: attemptOf(c, 1, { nextAttemptAt: T0 + 300 }),
+            settlement: { status: 'retry', nextAttemptAt: T0 + 300 },
+          },
           { claim: byId.get(d.id)!, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } },
         ]);
         expect(settled).toEqual([true, false, true, true]);
@@ -217,7 +262,10 @@ export function webhookQueueContract(
     });
 
     describe('delivery telemetry', () => {
-      const settleAll = async (outcomes: { ok: boolean; status?: number | null; at?: number; webhookId?: string }[], resetGeneration?: number) => {
+      const settleAll = async (
+        outcomes: { ok: boolean; status?: number | null; at?: number; webhookId?: string }[],
+        resetGeneration?: number,
+      ) => {
         const deliveries = outcomes.map((o) => delivery({ webhookId: o.webhookId ?? 'whk_1' }));
         await enqueue(...deliveries);
         const claims = new Map((await queue.claimDue('w', T0, deliveries.length, 1_000)).map((c) => [c.id, c]));
@@ -238,7 +286,11 @@ export function webhookQueueContract(
 
       it('counts consecutive failures in the settling transaction, in request order; a success resets the count', async () => {
         expect(await queue.loadTelemetry(['whk_1'])).toEqual([]);
-        const first = await settleAll([{ ok: false }, { ok: false, status: null, at: T0 + 7 }, { ok: false, webhookId: 'whk_2', at: T0 + 3 }]);
+        const first = await settleAll([
+          { ok: false },
+          { ok: false, status: null, at: T0 + 7 },
+          { ok: false, webhookId: 'whk_2', at: T0 + 3 },
+        ]);
         expect(first.settled).toEqual([true, true, true]);
         expect(first.telemetry).toEqual(
           expect.arrayContaining([
@@ -257,14 +309,29 @@ export function webhookQueueContract(
           failures: 2,
           resetGeneration: 0,
         });
-        const second = await settleAll([{ ok: false, at: T0 + 10 }, { ok: true, at: T0 + 11 }, { ok: false, at: T0 + 12, status: 503 }]);
+        const second = await settleAll([
+          { ok: false, at: T0 + 10 },
+          { ok: true, at: T0 + 11 },
+          { ok: false, at: T0 + 12, status: 503 },
+        ]);
         expect(second.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 2, failureCount: 1 }]);
-        expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastAttemptAt: T0 + 12, lastResponseStatus: 503, attempts: 5, failures: 4 });
+        expect(await telemetryOf()).toMatchObject({
+          failureCount: 1,
+          lastAttemptAt: T0 + 12,
+          lastResponseStatus: 503,
+          attempts: 5,
+          failures: 4,
+        });
         const third = await settleAll([{ ok: false, at: T0 + 20 }]);
         expect(third.telemetry).toEqual([{ webhookId: 'whk_1', failureCountBefore: 1, failureCount: 2 }]);
         // An attempt that ended earlier than the latest one recorded never moves the times back.
         await settleAll([{ ok: true, at: T0 + 1, status: 200 }]);
-        expect(await telemetryOf()).toMatchObject({ failureCount: 0, lastAttemptAt: T0 + 20, lastTriggeredAt: T0 + 20, lastResponseStatus: 500 });
+        expect(await telemetryOf()).toMatchObject({
+          failureCount: 0,
+          lastAttemptAt: T0 + 20,
+          lastTriggeredAt: T0 + 20,
+          lastResponseStatus: 500,
+        });
       });
 
       it('a stale claim or a settlement without an attempt leaves the telemetry alone', async () => {
@@ -275,7 +342,11 @@ export function webhookQueueContract(
         await queue.release(stale);
         const result = await queue.settleMany([
           { claim: stale, attempt: attemptOf(a, 1), settlement: { status: 'failed', reason: 'x' } },
-          { claim: claims.find((c) => c.id === b.id)!, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } },
+          {
+            claim: claims.find((c) => c.id === b.id)!,
+            attempt: null,
+            settlement: { status: 'failed', reason: 'Webhook paused' },
+          },
         ]);
         expect(result).toEqual({ settled: [false, true], telemetry: [] });
         expect(await queue.loadTelemetry(['whk_1'])).toEqual([]);
@@ -283,11 +354,26 @@ export function webhookQueueContract(
 
       it('a test delivery moves last_triggered_at only, never back, in the write that logs it', async () => {
         await settleAll([{ ok: false, at: T0 + 5 }]);
-        await queue.recordAttempt(attemptOf({ id: 'msg_t', webhookId: 'whk_1' }, 1, { attemptedAt: T0 + 50, succeeded: true, eventType: 'webhook.test' }));
-        expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastAttemptAt: T0 + 5, lastTriggeredAt: T0 + 50, attempts: 1 });
+        await queue.recordAttempt(
+          attemptOf({ id: 'msg_t', webhookId: 'whk_1' }, 1, {
+            attemptedAt: T0 + 50,
+            succeeded: true,
+            eventType: 'webhook.test',
+          }),
+        );
+        expect(await telemetryOf()).toMatchObject({
+          failureCount: 1,
+          lastAttemptAt: T0 + 5,
+          lastTriggeredAt: T0 + 50,
+          attempts: 1,
+        });
         await queue.recordAttempt(attemptOf({ id: 'msg_u', webhookId: 'whk_1' }, 1, { attemptedAt: T0 + 40 }));
         expect(await telemetryOf()).toMatchObject({ failureCount: 1, lastTriggeredAt: T0 + 50 });
-        expect((await queue.listAttempts('whk_1', { limit: 10 })).map((a) => a.deliveryId)).toEqual(['msg_u', 'msg_t', expect.any(String)]);
+        expect((await queue.listAttempts('whk_1', { limit: 10 })).map((a) => a.deliveryId)).toEqual([
+          'msg_u',
+          'msg_t',
+          expect.any(String),
+        ]);
         // Before any dispatcher attempt, a test delivery alone.
         await queue.recordAttempt(attemptOf({ id: 'msg_v', webhookId: 'whk_new' }, 1, { attemptedAt: T0 + 60 }));
         expect(await telemetryOf('whk_new')).toEqual({
@@ -313,7 +399,12 @@ export function webhookQueueContract(
         expect(await telemetryOf()).toMatchObject({ failureCount: 2 });
         // Reset before the first attempt: the row exists with the generation.
         await queue.resetFailures('whk_fresh', 3);
-        expect(await telemetryOf('whk_fresh')).toMatchObject({ failureCount: 0, resetGeneration: 3, attempts: 0, lastTriggeredAt: null });
+        expect(await telemetryOf('whk_fresh')).toMatchObject({
+          failureCount: 0,
+          resetGeneration: 3,
+          attempts: 0,
+          lastTriggeredAt: null,
+        });
       });
 
       it('a settle that carries a newer reset generation applies the reset first (the resume and the settle cannot race)', async () => {
@@ -330,9 +421,20 @@ export function webhookQueueContract(
 
       it('the fan-out applies resets with its checkpoint, and removing a route drops the telemetry', async () => {
         await settleAll([{ ok: false }, { ok: false }, { ok: false, webhookId: 'whk_2' }]);
-        await queue.commitFanout('owner-a', { checkpoint: 2, upsertRoutes: [], removeRoutes: [], resetFailures: [{ webhookId: 'whk_1', generation: 1 }], deliveries: [] });
+        await queue.commitFanout('owner-a', {
+          checkpoint: 2,
+          upsertRoutes: [],
+          removeRoutes: [],
+          resetFailures: [{ webhookId: 'whk_1', generation: 1 }],
+          deliveries: [],
+        });
         expect(await telemetryOf()).toMatchObject({ failureCount: 0, resetGeneration: 1 });
-        await queue.commitFanout('owner-a', { checkpoint: 3, upsertRoutes: [], removeRoutes: ['whk_2'], deliveries: [] });
+        await queue.commitFanout('owner-a', {
+          checkpoint: 3,
+          upsertRoutes: [],
+          removeRoutes: ['whk_2'],
+          deliveries: [],
+        });
         expect((await queue.loadTelemetry(['whk_1', 'whk_2'])).map((t) => t.webhookId)).toEqual(['whk_1']);
       });
 
@@ -349,7 +451,8 @@ export function webhookQueueContract(
     describe('attempt log and recovery', () => {
       it('pages the attempt log newest first and keeps test attempts', async () => {
         const d = { id: 'msg_test', webhookId: 'whk_log' };
-        for (let n = 1; n <= 5; n++) await queue.recordAttempt(attemptOf(d, n, { responseBody: null, error: 'Connection refused' }));
+        for (let n = 1; n <= 5; n++)
+          await queue.recordAttempt(attemptOf(d, n, { responseBody: null, error: 'Connection refused' }));
         await queue.recordAttempt(attemptOf({ id: 'msg_x', webhookId: 'whk_other' }, 1));
         const first = await queue.listAttempts('whk_log', { limit: 2 });
         expect(first.map((a) => a.attempt)).toEqual([5, 4]);
@@ -366,7 +469,11 @@ export function webhookQueueContract(
         await enqueue(old, inWindow, otherHook, succeeded);
         for (const claim of await queue.claimDue('w', T0, 10, 1_000)) {
           const ok = claim.id === succeeded.id;
-          await queue.settle(claim, attemptOf(claim, 1, { succeeded: ok }), ok ? { status: 'succeeded' } : { status: 'failed', reason: 'Retries exhausted' });
+          await queue.settle(
+            claim,
+            attemptOf(claim, 1, { succeeded: ok }),
+            ok ? { status: 'succeeded' } : { status: 'failed', reason: 'Retries exhausted' },
+          );
         }
         expect(await queue.requeueFailed('whk_1', { since: T0, until: T0 + 1_000, now: T0 + 2_000 })).toBe(1);
         expect(await queue.nextDueAt()).toBe(T0 + 2_000);

@@ -23,7 +23,9 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
 }
 
-const compose = load(readFileSync(join(__dirname, '../../docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const compose = load(readFileSync(join(__dirname, '../../docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+};
 const services = compose.services;
 const env = (name: string) => services[name].environment ?? {};
 const appServices = Object.keys(services).filter((name) => services[name].build !== undefined);
@@ -46,7 +48,9 @@ describe('docker-compose.yml', () => {
     const proxy = services.proxy;
     expect(proxy.image).toMatch(/^traefik:v3\.(6|[7-9]|\d\d)/); // official image, Docker Engine 29-capable
     expect(proxy.ports).toHaveLength(1);
-    expect(proxy.command).toEqual(expect.arrayContaining(['--providers.docker=true', '--providers.docker.exposedbydefault=false']));
+    expect(proxy.command).toEqual(
+      expect.arrayContaining(['--providers.docker=true', '--providers.docker.exposedbydefault=false']),
+    );
     expect(proxy.volumes).toContain('/var/run/docker.sock:/var/run/docker.sock:ro');
     expect(proxy.healthcheck?.test).toEqual(['CMD', 'traefik', 'healthcheck', '--ping']);
     expect(proxy.command).toContain('--ping=true');
@@ -70,7 +74,9 @@ describe('docker-compose.yml', () => {
   it("mounts the event store's volumes where its image keeps data and logs", () => {
     const store = services.eventstoredb;
     const root = store.image!.startsWith('eventstore/eventstore:') ? 'eventstore' : 'kurrentdb';
-    expect(store.image).toMatch(/^(eventstore\/eventstore|kurrentplatform\/kurrentdb|docker\.kurrent\.io\/.*\/kurrentdb):/);
+    expect(store.image).toMatch(
+      /^(eventstore\/eventstore|kurrentplatform\/kurrentdb|docker\.kurrent\.io\/.*\/kurrentdb):/,
+    );
     const targets = (store.volumes ?? []).map((v) => v.split(':')[1]);
     expect(targets).toEqual(expect.arrayContaining([`/var/lib/${root}`, `/var/log/${root}`]));
     const prefix = root === 'eventstore' ? 'EVENTSTORE_' : 'KURRENTDB_';

@@ -43,10 +43,14 @@ describe('Operator API (docs/operator-contract.md) over HTTP', () => {
     expect((await t.admin('POST', `/workspaces/${ws.body.id}/api-keys`, { name: 'k', scope: 'admin' })).body).toEqual({
       message: 'scope must be one of: read_only, full_access',
     });
-    expect((await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'nope', role: 'pilot' })).body).toEqual({
-      message: 'email must be a valid email address',
-    });
-    expect((await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'a@b.co', role: 'captain' })).body).toEqual({
+    expect((await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'nope', role: 'pilot' })).body).toEqual(
+      {
+        message: 'email must be a valid email address',
+      },
+    );
+    expect(
+      (await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'a@b.co', role: 'captain' })).body,
+    ).toEqual({
       message: 'role must be one of: root, project_manager, ops_lead, pilot, client',
     });
     expect((await t.admin('PATCH', `/workspaces/${ws.body.id}`, {})).body).toEqual({
@@ -69,7 +73,9 @@ describe('Operator API (docs/operator-contract.md) over HTTP', () => {
     });
     const ws = await t.admin('POST', '/workspaces', { name: 'x', plan: 'pro' });
     await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'dup@example.com', role: 'client' });
-    expect(await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'DUP@example.com', role: 'pilot' })).toMatchObject({
+    expect(
+      await t.admin('POST', `/workspaces/${ws.body.id}/members`, { email: 'DUP@example.com', role: 'pilot' }),
+    ).toMatchObject({
       status: 409,
       body: { message: 'A member with this email already exists' },
     });
@@ -90,7 +96,9 @@ describe('Operator API (docs/operator-contract.md) over HTTP', () => {
       const read = await second.request('GET', `/v1/projects/${project.body.id}`, { token: keys.fullKey });
       expect(read.status).toBe(200);
       expect(read.body.name).toBe('Durable');
-      expect((await second.request('GET', '/v1/projects', { token: keys.readKey })).body.code_name).toBe('api_key_inactive');
+      expect((await second.request('GET', '/v1/projects', { token: keys.readKey })).body.code_name).toBe(
+        'api_key_inactive',
+      );
     } finally {
       await second.stop();
       require('node:fs').rmSync(first.dataDir, { recursive: true, force: true });

@@ -49,7 +49,10 @@ describe('Authentication (spec section 5) over HTTP', () => {
       ['POST', `/v1/projects/${created.body.id}/archive`],
     ]) {
       expectAuthFailure(
-        await t.request(method, path, { token: keys.readKey, body: method === 'DELETE' ? undefined : { name: 'z', archived: true } }),
+        await t.request(method, path, {
+          token: keys.readKey,
+          body: method === 'DELETE' ? undefined : { name: 'z', archived: true },
+        }),
         'read_only_access',
         'API key has read-only access',
       );
@@ -58,12 +61,19 @@ describe('Authentication (spec section 5) over HTTP', () => {
   });
 
   it('refuses a deactivated key with api_key_inactive, immediately after deactivation', async () => {
-    const key = await t.admin('POST', `/workspaces/${keys.workspaceId}/api-keys`, { name: 'Temp', scope: 'full_access' });
+    const key = await t.admin('POST', `/workspaces/${keys.workspaceId}/api-keys`, {
+      name: 'Temp',
+      scope: 'full_access',
+    });
     expect((await t.request('GET', '/v1/projects', { token: key.body.key })).status).toBe(200);
     const off = await t.admin('POST', `/api-keys/${key.body.id}/deactivate`);
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ message: 'API key deactivated' });
-    expectAuthFailure(await t.request('GET', '/v1/projects', { token: key.body.key }), 'api_key_inactive', 'API key is not active');
+    expectAuthFailure(
+      await t.request('GET', '/v1/projects', { token: key.body.key }),
+      'api_key_inactive',
+      'API key is not active',
+    );
   });
 
   it('refuses keys of workspaces not on the Enterprise plan with enterprise_required, and follows plan changes', async () => {

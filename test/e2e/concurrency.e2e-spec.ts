@@ -32,7 +32,10 @@ describe('ETag and If-Match', () => {
     expect((await get(id)).headers.get('etag')).toBe('"1"');
     // A PATCH that changes nothing records nothing: same revision.
     expect((await patch(id, { name: 'Renamed' })).headers.get('etag')).toBe('"1"');
-    const archived = await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: true } });
+    const archived = await t.request('POST', `/v1/projects/${id}/archive`, {
+      token: keys.fullKey,
+      body: { archived: true },
+    });
     expect(archived.headers.get('etag')).toBe('"2"');
     // Lists carry no ETag: a page has no single revision.
     expect((await t.request('GET', '/v1/projects', { token: keys.fullKey })).headers.get('etag')).toBeNull();
@@ -71,12 +74,17 @@ describe('ETag and If-Match', () => {
     const id = await create();
     await patch(id, { name: 'Moved on' });
     const archive = (ifMatch: string) =>
-      t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: true }, headers: { 'if-match': ifMatch } });
+      t.request('POST', `/v1/projects/${id}/archive`, {
+        token: keys.fullKey,
+        body: { archived: true },
+        headers: { 'if-match': ifMatch },
+      });
     expect((await archive('"0"')).status).toBe(412);
     expect((await get(id)).body.archived).toBe(false);
     expect((await archive('"1"')).status).toBe(200);
 
-    const remove = (ifMatch: string) => t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey, headers: { 'if-match': ifMatch } });
+    const remove = (ifMatch: string) =>
+      t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey, headers: { 'if-match': ifMatch } });
     const stale = await remove('"1"');
     expect(stale.status).toBe(412);
     expect(typeof stale.body.message).toBe('string');
@@ -101,9 +109,15 @@ describe('ETag and If-Match', () => {
     const other = await t.provision({ name: 'Other' });
     const theirs = await create(other.fullKey);
     for (const ifMatch of ['"0"', '"7"']) {
-      expect(await patch(theirs, { name: 'x' }, { 'if-match': ifMatch })).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+      expect(await patch(theirs, { name: 'x' }, { 'if-match': ifMatch })).toMatchObject({
+        status: 404,
+        body: { message: 'Project not found' },
+      });
       expect(await patch('prj_missing', { name: 'x' }, { 'if-match': ifMatch })).toMatchObject({ status: 404 });
-      const del = await t.request('DELETE', `/v1/projects/${theirs}`, { token: keys.fullKey, headers: { 'if-match': ifMatch } });
+      const del = await t.request('DELETE', `/v1/projects/${theirs}`, {
+        token: keys.fullKey,
+        headers: { 'if-match': ifMatch },
+      });
       expect(del.status).toBe(404);
     }
   });

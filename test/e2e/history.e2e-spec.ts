@@ -11,7 +11,8 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
   });
   afterAll(() => t.stop());
 
-  const create = async (token = keys.fullKey) => (await t.request('POST', '/v1/projects', { token, body: valid })).body.id as string;
+  const create = async (token = keys.fullKey) =>
+    (await t.request('POST', '/v1/projects', { token, body: valid })).body.id as string;
   const history = (id: string, query = '', token = keys.readKey) =>
     t.request('GET', `/v1/projects/${id}/history${query}`, { token });
 
@@ -64,7 +65,10 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
     const theirs = await create(other.fullKey);
     expect(await history(theirs)).toMatchObject({ status: 404, body: { message: 'Project not found' } });
     expect((await history(theirs, '', other.readKey)).status).toBe(200);
-    expect(await history(theirs, '?cursor=bogus', other.readKey)).toMatchObject({ status: 400, body: { message: 'cursor is invalid' } });
+    expect(await history(theirs, '?cursor=bogus', other.readKey)).toMatchObject({
+      status: 400,
+      body: { message: 'cursor is invalid' },
+    });
   });
 
   it('never shows key hashes or secrets in the audit feed', async () => {
@@ -104,7 +108,11 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
 
     it('filters by event type and time range', async () => {
       const created = await feed('?type=project.created');
-      expect(created.body.events.map((e: { type: string }) => e.type)).toEqual(['project.created', 'project.created', 'project.created']);
+      expect(created.body.events.map((e: { type: string }) => e.type)).toEqual([
+        'project.created',
+        'project.created',
+        'project.created',
+      ]);
       const both = await feed('?type=project.created,project.updated');
       expect(both.body.count).toBe(4);
       const later = await feed(`?from=${middle}`);
@@ -114,8 +122,14 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
     });
 
     it('refuses malformed filters with 400', async () => {
-      expect(await feed('?from=yesterday')).toMatchObject({ status: 400, body: { message: 'from must be a Unix time in milliseconds' } });
-      expect(await feed('?from=10&to=5')).toMatchObject({ status: 400, body: { message: 'from must not be after to' } });
+      expect(await feed('?from=yesterday')).toMatchObject({
+        status: 400,
+        body: { message: 'from must be a Unix time in milliseconds' },
+      });
+      expect(await feed('?from=10&to=5')).toMatchObject({
+        status: 400,
+        body: { message: 'from must not be after to' },
+      });
       expect(await feed('?type=DROP TABLE')).toMatchObject({ status: 400 });
     });
   });
@@ -152,11 +166,19 @@ describe('Job and job type history, and temporal reads', () => {
     const third = await t.request('GET', `/v1/projects/${id}?as_of=${stamps[2]}`, { token: keys.readKey });
     expect(third.status).toBe(200);
     expect(third.body.name).toBe('v3');
-    expect(Object.keys(third.body)).toEqual(Object.keys((await t.request('GET', `/v1/projects/${id}`, { token: keys.readKey })).body));
-    expect((await t.request('GET', `/v1/projects/${id}?as_of=${before}`, { token: keys.readKey })).body).toEqual({ message: 'Project not found' });
+    expect(Object.keys(third.body)).toEqual(
+      Object.keys((await t.request('GET', `/v1/projects/${id}`, { token: keys.readKey })).body),
+    );
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${before}`, { token: keys.readKey })).body).toEqual({
+      message: 'Project not found',
+    });
     await t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey });
-    expect((await t.request('GET', `/v1/projects/${id}?as_of=${Date.now()}`, { token: keys.readKey })).status).toBe(404);
-    expect((await t.request('GET', `/v1/projects/${id}?as_of=${stamps[4]}`, { token: keys.readKey })).body.name).toBe('v5');
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${Date.now()}`, { token: keys.readKey })).status).toBe(
+      404,
+    );
+    expect((await t.request('GET', `/v1/projects/${id}?as_of=${stamps[4]}`, { token: keys.readKey })).body.name).toBe(
+      'v5',
+    );
     expect((await t.request('GET', `/v1/projects/${id}?as_of=soon`, { token: keys.readKey })).body).toEqual({
       message: 'as_of must be a Unix time in milliseconds',
     });
@@ -179,22 +201,40 @@ describe('Job and job type history, and temporal reads', () => {
     await tick();
     const afterCreate = Date.now();
     await tick();
-    await t.request('PATCH', `/v1/projects/${project}/jobs/${job.body.id}`, { token: keys.fullKey, body: { name: 'Renamed' } });
-    const old = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}?as_of=${afterCreate}`, { token: keys.readKey });
+    await t.request('PATCH', `/v1/projects/${project}/jobs/${job.body.id}`, {
+      token: keys.fullKey,
+      body: { name: 'Renamed' },
+    });
+    const old = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}?as_of=${afterCreate}`, {
+      token: keys.readKey,
+    });
     expect(old.body.name).toBe('Inspect');
-    expect((await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}`, { token: keys.readKey })).body.name).toBe('Renamed');
+    expect(
+      (await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}`, { token: keys.readKey })).body.name,
+    ).toBe('Renamed');
 
     await t.request('DELETE', `/v1/projects/${project}`, { token: keys.fullKey });
-    const history = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}/history`, { token: keys.readKey });
+    const history = await t.request('GET', `/v1/projects/${project}/jobs/${job.body.id}/history`, {
+      token: keys.readKey,
+    });
     expect(history.status).toBe(200);
-    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['job.created', 'job.updated', 'job.deleted']);
-    expect((await t.request('GET', `/v1/projects/prj_other/jobs/${job.body.id}/history`, { token: keys.readKey })).body).toEqual({
+    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual([
+      'job.created',
+      'job.updated',
+      'job.deleted',
+    ]);
+    expect(
+      (await t.request('GET', `/v1/projects/prj_other/jobs/${job.body.id}/history`, { token: keys.readKey })).body,
+    ).toEqual({
       message: 'Job not found',
     });
   });
 
   it('keeps a custom job type’s history; predefined types have none', async () => {
-    const type = await t.request('POST', '/v1/job-types', { token: keys.fullKey, body: { name: 'Bridge', icon: 'home' } });
+    const type = await t.request('POST', '/v1/job-types', {
+      token: keys.fullKey,
+      body: { name: 'Bridge', icon: 'home' },
+    });
     await t.request('DELETE', `/v1/job-types/${type.body.id}`, { token: keys.fullKey });
     const history = await t.request('GET', `/v1/job-types/${type.body.id}/history`, { token: keys.readKey });
     expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['job_type.created', 'job_type.deleted']);

@@ -42,14 +42,20 @@ describe('Idempotency-Key on POST', () => {
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // The same body with its keys in another order is the same request.
-    const retry = await post({ start_date: valid.start_date, status: valid.status, description: valid.description, name: valid.name }, key, ws.fullKey);
+    const retry = await post(
+      { start_date: valid.start_date, status: valid.status, description: valid.description, name: valid.name },
+      key,
+      ws.fullKey,
+    );
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await count(ws.fullKey)).toBe(1);
     // Without the key, the same body is a new project.
-    expect((await t.request('POST', '/v1/projects', { token: ws.fullKey, body: valid })).body.id).not.toBe(first.body.id);
+    expect((await t.request('POST', '/v1/projects', { token: ws.fullKey, body: valid })).body.id).not.toBe(
+      first.body.id,
+    );
   });
 
   it('creates one project for 20 concurrent duplicates; the others wait and get the same answer', async () => {
@@ -75,7 +81,10 @@ describe('Idempotency-Key on POST', () => {
 
   it('scopes keys per API key: another key may use the same value for its own request', async () => {
     const ws = await t.provision({ name: 'Two keys' });
-    const second = await t.admin('POST', `/workspaces/${ws.workspaceId}/api-keys`, { name: 'Second bot', scope: 'full_access' });
+    const second = await t.admin('POST', `/workspaces/${ws.workspaceId}/api-keys`, {
+      name: 'Second bot',
+      scope: 'full_access',
+    });
     const key = 'order-42';
     const a = await post(valid, key, ws.fullKey);
     const b = await post(valid, key, second.body.key);
@@ -117,7 +126,11 @@ describe('Idempotency-Key on POST', () => {
 
   it('refuses malformed keys with 400 and ignores the header on other methods', async () => {
     for (const bad of ['', 'x'.repeat(256), 'has space', 'ünicode']) {
-      const res = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: valid, headers: { 'idempotency-key': bad } });
+      const res = await t.request('POST', '/v1/projects', {
+        token: keys.fullKey,
+        body: valid,
+        headers: { 'idempotency-key': bad },
+      });
       expect({ status: res.status, message: res.body.message }).toEqual({
         status: 400,
         message: 'Idempotency-Key must be 1 to 255 visible ASCII characters (e.g. a UUID)',
@@ -159,7 +172,10 @@ describe('Idempotency-Key on POST', () => {
     expect(apiKey.status).toBe(201);
     const db = new Database(join(t.dataDir, 'idempotency.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT body, fingerprint FROM idempotency_records WHERE key = ?').all(key) as { body: string; fingerprint: string }[];
+      const rows = db.prepare('SELECT body, fingerprint FROM idempotency_records WHERE key = ?').all(key) as {
+        body: string;
+        fingerprint: string;
+      }[];
       expect(rows).toHaveLength(2); // one per caller: the API key's and the operator's
       for (const row of rows) {
         expect(row.body).toMatch(/^v1\./);
@@ -244,11 +260,19 @@ describe('Idempotency-Key on POST', () => {
     const first = await TestApp.start();
     const ws = await first.provision();
     const key = randomUUID();
-    const created = await first.request('POST', '/v1/projects', { token: ws.fullKey, body: valid, headers: { 'idempotency-key': key } });
+    const created = await first.request('POST', '/v1/projects', {
+      token: ws.fullKey,
+      body: valid,
+      headers: { 'idempotency-key': key },
+    });
     await first.stop({ keepData: true });
     const again = await TestApp.start({}, first.dataDir);
     try {
-      const retry = await again.request('POST', '/v1/projects', { token: ws.fullKey, body: valid, headers: { 'idempotency-key': key } });
+      const retry = await again.request('POST', '/v1/projects', {
+        token: ws.fullKey,
+        body: valid,
+        headers: { 'idempotency-key': key },
+      });
       expect({ status: retry.status, body: retry.body }).toEqual({ status: 201, body: created.body });
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
     } finally {

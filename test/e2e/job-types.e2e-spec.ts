@@ -17,7 +17,8 @@ describe('Job types (docs/api.md, Job types) over HTTP', () => {
 
   const list = (ws: Keys, cursor?: string) =>
     t.request('GET', `/v1/job-types${cursor ? `?cursor=${cursor}` : ''}`, { token: ws.readKey });
-  const post = (body: unknown, ws: Keys = keys, token = ws.fullKey) => t.request('POST', '/v1/job-types', { token, body });
+  const post = (body: unknown, ws: Keys = keys, token = ws.fullKey) =>
+    t.request('POST', '/v1/job-types', { token, body });
   const remove = (id: string, ws: Keys = keys) => t.request('DELETE', `/v1/job-types/${id}`, { token: ws.fullKey });
   const listAll = async (ws: Keys) => {
     const all: JobType[] = [];
@@ -87,7 +88,10 @@ describe('Job types (docs/api.md, Job types) over HTTP', () => {
   });
 
   it('refuses a read-only key', async () => {
-    expect(await post({ name: 'X' }, keys, keys.readKey)).toMatchObject({ status: 403, body: { code_name: 'read_only_access' } });
+    expect(await post({ name: 'X' }, keys, keys.readKey)).toMatchObject({
+      status: 403,
+      body: { code_name: 'read_only_access' },
+    });
   });
 
   describe('DELETE /job-types/{id}', () => {
@@ -103,7 +107,10 @@ describe('Job types (docs/api.md, Job types) over HTTP', () => {
     it('refuses to delete a predefined type with 400', async () => {
       for (const id of ['drone_inspection', 'cell_tower']) {
         const res = await remove(id);
-        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: 'Cannot delete predefined job types' } });
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 400,
+          body: { message: 'Cannot delete predefined job types' },
+        });
       }
       expect((await list(keys)).body.job_types.map((type: JobType) => type.id)).toContain('cell_tower');
     });

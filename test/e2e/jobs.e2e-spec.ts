@@ -49,7 +49,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
     other = await t.provision({ name: 'Other' });
     projectId = await createProject(keys);
     const member = async (ws: Keys, email: string, role: string) => {
-      const res = await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, { email, role, first_name: email.split('@')[0] });
+      const res = await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, {
+        email,
+        role,
+        first_name: email.split('@')[0],
+      });
       expect(res.status).toBe(201);
       return res.body.id as string;
     };
@@ -71,8 +75,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
   }
 
   const jobsPath = (pid = projectId) => `/v1/projects/${pid}/jobs`;
-  const post = (body: unknown, pid = projectId, token = keys.fullKey) => t.request('POST', jobsPath(pid), { token, body });
-  const get = (id: string, pid = projectId, token = keys.fullKey) => t.request('GET', `${jobsPath(pid)}/${id}`, { token });
+  const post = (body: unknown, pid = projectId, token = keys.fullKey) =>
+    t.request('POST', jobsPath(pid), { token, body });
+  const get = (id: string, pid = projectId, token = keys.fullKey) =>
+    t.request('GET', `${jobsPath(pid)}/${id}`, { token });
   const patch = (id: string, body: unknown, pid = projectId) =>
     t.request('PATCH', `${jobsPath(pid)}/${id}`, { token: keys.fullKey, body });
   const assign = (id: string, body: unknown, pid = projectId) =>
@@ -198,7 +204,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['missing start_date', { start_date: undefined }, 'start_date is required'],
       ['bad start_date', { start_date: '2026/12/01' }, 'start_date must be a valid ISO date string'],
       ['impossible start_date', { start_date: '2027-02-29' }, 'start_date must be a valid ISO date string'],
-      ['start_date 7 months back', { start_date: plusDays(today(), -215) }, 'start_date cannot be more than 6 months in the past'],
+      [
+        'start_date 7 months back',
+        { start_date: plusDays(today(), -215) },
+        'start_date cannot be more than 6 months in the past',
+      ],
       ['bad end_date', { end_date: 'later' }, 'end_date must be a valid ISO date string'],
       ['end_date before start_date', { end_date: plusDays(today(), 29) }, 'end_date must be on or after start_date'],
       ['latitude above 90', { latitude: 90.5, longitude: 0 }, 'latitude must be between -90 and 90'],
@@ -210,28 +220,68 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['longitude alone', { longitude: 10, latitude: null }, 'latitude and longitude must be provided together'],
       ['unknown status', { status: 'done' }, STATUS_MESSAGE],
       ['other without reason', { status: 'other' }, 'other_status_reason is required when status is "other"'],
-      ['long reason', { status: 'other', other_status_reason: 'r'.repeat(201) }, 'other_status_reason must be between 1 and 200 characters'],
+      [
+        'long reason',
+        { status: 'other', other_status_reason: 'r'.repeat(201) },
+        'other_status_reason must be between 1 and 200 characters',
+      ],
       ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
       ['unknown priority', { priority: 'urgent' }, 'priority must be one of: low, medium, high'],
       ['long description', { description: 'd'.repeat(1001) }, 'description must not exceed 1000 characters'],
       ['numeric description', { description: 5 }, 'description must be a string'],
-      ['long inspection_notes', { inspection_notes: 'i'.repeat(2001) }, 'inspection_notes must not exceed 2000 characters'],
+      [
+        'long inspection_notes',
+        { inspection_notes: 'i'.repeat(2001) },
+        'inspection_notes must not exceed 2000 characters',
+      ],
       ['capture_types not a list', { capture_types: 'panorama' }, 'capture_types must be an array'],
-      ['21 capture_types', { capture_types: Array(21).fill('panorama') }, 'capture_types must not contain more than 20 items'],
-      ['unknown capture type', { capture_types: ['x_ray'] }, `capture_types must contain only: ${CAPTURE_TYPES.join(', ')}`],
-      ['repeated capture type', { capture_types: ['panorama', 'panorama'] }, 'capture_types must not contain duplicates'],
-      ['unknown frequency', { recurring_frequency: 'hourly' }, 'recurring_frequency must be one of: daily, weekly, monthly, yearly, flexible'],
+      [
+        '21 capture_types',
+        { capture_types: Array(21).fill('panorama') },
+        'capture_types must not contain more than 20 items',
+      ],
+      [
+        'unknown capture type',
+        { capture_types: ['x_ray'] },
+        `capture_types must contain only: ${CAPTURE_TYPES.join(', ')}`,
+      ],
+      [
+        'repeated capture type',
+        { capture_types: ['panorama', 'panorama'] },
+        'capture_types must not contain duplicates',
+      ],
+      [
+        'unknown frequency',
+        { recurring_frequency: 'hourly' },
+        'recurring_frequency must be one of: daily, weekly, monthly, yearly, flexible',
+      ],
       ['interval 0', { recurring_interval: 0 }, 'recurring_interval must be an integer between 1 and 365'],
       ['interval 366', { recurring_interval: 366 }, 'recurring_interval must be an integer between 1 and 365'],
       ['fractional interval', { recurring_interval: 1.5 }, 'recurring_interval must be an integer between 1 and 365'],
-      ['interval with flexible', { recurring_frequency: 'flexible', recurring_interval: 2 }, 'recurring_interval is not allowed when recurring_frequency is flexible'],
+      [
+        'interval with flexible',
+        { recurring_frequency: 'flexible', recurring_interval: 2 },
+        'recurring_interval is not allowed when recurring_frequency is flexible',
+      ],
       ['weekdays not a list', { selected_days_of_week: 1 }, 'selected_days_of_week must be an array'],
-      ['8 weekdays', { selected_days_of_week: [0, 1, 2, 3, 4, 5, 6, 0] }, 'selected_days_of_week must not contain more than 7 values'],
-      ['weekday 7', { selected_days_of_week: [7] }, 'selected_days_of_week must contain only integers from 0 (Sunday) to 6 (Saturday)'],
+      [
+        '8 weekdays',
+        { selected_days_of_week: [0, 1, 2, 3, 4, 5, 6, 0] },
+        'selected_days_of_week must not contain more than 7 values',
+      ],
+      [
+        'weekday 7',
+        { selected_days_of_week: [7] },
+        'selected_days_of_week must contain only integers from 0 (Sunday) to 6 (Saturday)',
+      ],
       ['repeated weekday', { selected_days_of_week: [1, 1] }, 'selected_days_of_week must not contain duplicates'],
       ['week_of_month 5', { week_of_month: 5 }, 'week_of_month must be one of: 1, 2, 3, 4, -1'],
       ['week_of_month as text', { week_of_month: '1' }, 'week_of_month must be one of: 1, 2, 3, 4, -1'],
-      ['6 weeks_of_month', { weeks_of_month: [1, 2, 3, 4, -1, 1] }, 'weeks_of_month must not contain more than 5 values'],
+      [
+        '6 weeks_of_month',
+        { weeks_of_month: [1, 2, 3, 4, -1, 1] },
+        'weeks_of_month must not contain more than 5 values',
+      ],
       ['weeks_of_month 0', { weeks_of_month: [0] }, 'weeks_of_month must contain only: 1, 2, 3, 4, -1'],
       ['repeated weeks_of_month', { weeks_of_month: [-1, -1] }, 'weeks_of_month must not contain duplicates'],
       ['0 flights', { flights_per_occurrence: 0 }, 'flights_per_occurrence must be an integer between 1 and 10'],
@@ -331,7 +381,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const id = await create(located());
       const before = (await get(id)).body;
       const res = await patch(id, { name: 'Renamed', priority: 'high', capture_types: ['thermal_inspection'] });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { message: 'Job updated successfully' } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 200,
+        body: { message: 'Job updated successfully' },
+      });
       const after = (await get(id)).body;
       expect(after).toEqual({ ...before, name: 'Renamed', priority: 'high', updated: after.updated });
       expect(after.updated).toBeGreaterThanOrEqual(before.updated);
@@ -378,7 +431,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['null priority', { priority: null }, 'priority must be one of: low, medium, high'],
       ['bad start_date', { start_date: '2026-13-01' }, 'start_date must be a valid ISO date string'],
       ['null start_date', { start_date: null }, 'start_date must be a valid ISO date string'],
-      ['start_date 7 months back', { start_date: plusDays(today(), -215) }, 'start_date cannot be more than 6 months in the past'],
+      [
+        'start_date 7 months back',
+        { start_date: plusDays(today(), -215) },
+        'start_date cannot be more than 6 months in the past',
+      ],
       ['end before the stored start', { end_date: plusDays(start, -1) }, 'end_date cannot be before start_date'],
       ['start after the stored end', { start_date: plusDays(start, 61) }, 'end_date cannot be before start_date'],
       ['latitude out of range', { latitude: 100 }, 'latitude must be between -90 and 90'],
@@ -392,8 +449,16 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['null description', { description: null }, 'description must be a string'],
       ['null inspection_notes', { inspection_notes: null }, 'inspection_notes must be a string'],
       ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
-      ['flexible with the stored interval', { recurring_frequency: 'flexible' }, 'recurring_interval is not allowed when recurring_frequency is flexible'],
-      ['weekday -1', { selected_days_of_week: [-1] }, 'selected_days_of_week must contain only integers from 0 (Sunday) to 6 (Saturday)'],
+      [
+        'flexible with the stored interval',
+        { recurring_frequency: 'flexible' },
+        'recurring_interval is not allowed when recurring_frequency is flexible',
+      ],
+      [
+        'weekday -1',
+        { selected_days_of_week: [-1] },
+        'selected_days_of_week must contain only integers from 0 (Sunday) to 6 (Saturday)',
+      ],
       ['11 flights', { flights_per_occurrence: 11 }, 'flights_per_occurrence must be an integer between 1 and 10'],
       ['unknown field', { project_id: 'prj_other' }, 'project_id is not an allowed field'],
     ])('refuses %s with 400 and changes nothing', async (_name, body, message) => {
@@ -463,9 +528,13 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const history: { type: string; change: { changes: Record<string, unknown> } }[] = [];
       let cursor: string | null = null;
       do {
-        const page: HttpResult = await t.request('GET', `${jobsPath()}/${id}/history${cursor ? `?cursor=${cursor}` : ''}`, {
-          token: keys.readKey,
-        });
+        const page: HttpResult = await t.request(
+          'GET',
+          `${jobsPath()}/${id}/history${cursor ? `?cursor=${cursor}` : ''}`,
+          {
+            token: keys.readKey,
+          },
+        );
         expect(page.status).toBe(200);
         history.push(...page.body.history);
         cursor = page.body.cursor;
@@ -496,7 +565,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const theirProject = await createProject(other);
       const theirs = await create({}, theirProject, other.fullKey);
       expect404(await t.request('DELETE', `${jobsPath()}/${theirs}`, { token: keys.fullKey }), 'Job not found');
-      expect404(await t.request('DELETE', `${jobsPath(theirProject)}/${theirs}`, { token: keys.fullKey }), 'Project not found');
+      expect404(
+        await t.request('DELETE', `${jobsPath(theirProject)}/${theirs}`, { token: keys.fullKey }),
+        'Project not found',
+      );
       expect((await get(theirs, theirProject, other.fullKey)).status).toBe(200);
     });
   });
@@ -574,7 +646,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
         { date: first, flights: 2, assigned_pilot_ids: [pilotA, pilotB] },
       ]);
       const fromOne = await unassign(id, { pilots: [pilotA, pilotC] });
-      expect(fromOne.body).toEqual({ message: 'Pilots unassigned successfully', pilots_removed: [pilotA], assignments_removed: 1 });
+      expect(fromOne.body).toEqual({
+        message: 'Pilots unassigned successfully',
+        pilots_removed: [pilotA],
+        assignments_removed: 1,
+      });
     });
 
     it('pages occurrences 50 at a time by date with a cursor', async () => {
@@ -631,10 +707,16 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
 
       it('refuses ids that are not strings, and more than 100 ids', async () => {
         for (const send of [assign, unassign]) {
-          expect((await send(id, { pilots: [42] })).body).toEqual({ message: 'pilots must contain only pilot IDs (non-empty strings)' });
-          expect((await send(id, { pilots: [''] })).body).toEqual({ message: 'pilots must contain only pilot IDs (non-empty strings)' });
+          expect((await send(id, { pilots: [42] })).body).toEqual({
+            message: 'pilots must contain only pilot IDs (non-empty strings)',
+          });
+          expect((await send(id, { pilots: [''] })).body).toEqual({
+            message: 'pilots must contain only pilot IDs (non-empty strings)',
+          });
           const many = Array.from({ length: 101 }, (_, i) => `usr_${i}`);
-          expect((await send(id, { pilots: many })).body).toEqual({ message: 'pilots must not contain more than 100 pilot IDs' });
+          expect((await send(id, { pilots: many })).body).toEqual({
+            message: 'pilots must not contain more than 100 pilot IDs',
+          });
         }
       });
 
@@ -657,7 +739,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       });
 
       it('refuses a read-only key', async () => {
-        const res = await t.request('POST', `${jobsPath()}/${id}/assign`, { token: keys.readKey, body: { pilots: [pilotA] } });
+        const res = await t.request('POST', `${jobsPath()}/${id}/assign`, {
+          token: keys.readKey,
+          body: { pilots: [pilotA] },
+        });
         expect(res).toMatchObject({ status: 403, body: { code_name: 'read_only_access' } });
       });
     });
@@ -681,13 +766,17 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const final = (await occurrences(id)).body.occurrences[0].assigned_pilot_ids as string[];
       for (const pilot of pilots) {
         const added = outcomes.filter((o) => o.kind === 'assign' && o.res.body.pilots_assigned.includes(pilot)).length;
-        const removed = outcomes.filter((o) => o.res.status === 200 && o.kind === 'unassign' && o.res.body.pilots_removed.includes(pilot)).length;
+        const removed = outcomes.filter(
+          (o) => o.res.status === 200 && o.kind === 'unassign' && o.res.body.pilots_removed.includes(pilot),
+        ).length;
         expect(added - removed).toBe(final.includes(pilot) ? 1 : 0);
       }
       for (const { kind, res } of outcomes) {
         if (kind === 'assign') {
           expect(res.body.occurrences_per_pilot).toBe(10);
-          expect(res.body.results.successful + res.body.results.skipped).toBe(10 * new Set([...res.body.pilots_assigned, ...res.body.pilots_skipped]).size);
+          expect(res.body.results.successful + res.body.results.skipped).toBe(
+            10 * new Set([...res.body.pilots_assigned, ...res.body.pilots_skipped]).size,
+          );
         } else if (res.status === 200) {
           expect(res.body.assignments_removed).toBe(10 * res.body.pilots_removed.length);
         }
@@ -700,7 +789,9 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const all: { change: { id: string; project_id: string } }[] = [];
       let cursor: string | null = null;
       do {
-        const res: HttpResult = await t.request('GET', `/v1/events?type=${type}${cursor ? `&cursor=${cursor}` : ''}`, { token: ws.readKey });
+        const res: HttpResult = await t.request('GET', `/v1/events?type=${type}${cursor ? `&cursor=${cursor}` : ''}`, {
+          token: ws.readKey,
+        });
         expect(res.status).toBe(200);
         all.push(...res.body.events);
         cursor = res.body.cursor;
@@ -710,7 +801,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
 
     it('deletes its jobs, their occurrences and assignments, recording job.deleted for each', async () => {
       const pid = await createProject(keys);
-      const a = await create({ job_pattern: 'recurring', recurring_frequency: 'weekly', end_date: plusDays(start, 30) }, pid);
+      const a = await create(
+        { job_pattern: 'recurring', recurring_frequency: 'weekly', end_date: plusDays(start, 30) },
+        pid,
+      );
       const b = await create({}, pid);
       const keep = await create({}); // a job of another project stays
       await assign(a, { pilots: [pilotA] }, pid);
@@ -719,10 +813,16 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       expect404(await get(a, pid), 'Project not found');
       expect404(await occurrences(a, '', pid), 'Project not found');
       expect((await get(keep)).status).toBe(200);
-      const deleted = (await events(keys, 'job.deleted')).filter((e) => e.change.project_id === pid).map((e) => e.change.id);
+      const deleted = (await events(keys, 'job.deleted'))
+        .filter((e) => e.change.project_id === pid)
+        .map((e) => e.change.id);
       expect(deleted.sort()).toEqual([a, b].sort());
       const history = await t.request('GET', `/v1/projects/${pid}/jobs/${a}/history`, { token: keys.readKey });
-      expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['job.created', 'job.pilots_assigned', 'job.deleted']);
+      expect(history.body.history.map((e: { type: string }) => e.type)).toEqual([
+        'job.created',
+        'job.pilots_assigned',
+        'job.deleted',
+      ]);
     });
 
     it('leaves no job behind when jobs are created while the project is being deleted', async () => {
@@ -733,8 +833,12 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const results = await Promise.all([...racing, deletion]);
       expect((await deletion).status).toBe(204);
       for (const r of results.slice(0, 30)) expect([201, 404]).toContain(r.status);
-      const created = (await events(keys, 'job.created')).filter((e) => e.change.project_id === pid).map((e) => e.change.id);
-      const deleted = (await events(keys, 'job.deleted')).filter((e) => e.change.project_id === pid).map((e) => e.change.id);
+      const created = (await events(keys, 'job.created'))
+        .filter((e) => e.change.project_id === pid)
+        .map((e) => e.change.id);
+      const deleted = (await events(keys, 'job.deleted'))
+        .filter((e) => e.change.project_id === pid)
+        .map((e) => e.change.id);
       expect(created.length).toBeGreaterThanOrEqual(5);
       expect(deleted.sort()).toEqual(created.sort());
     });

@@ -17,7 +17,11 @@ describe('Observability: /ready, /metrics and the request log', () => {
   it('answers /ready with the state of each check, without authentication', async () => {
     const res = await t.request('GET', '/ready');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ready', role: 'projector', checks: { event_store: 'ok', read_models: 'ok', projections: 'ok' } });
+    expect(res.body).toEqual({
+      status: 'ready',
+      role: 'projector',
+      checks: { event_store: 'ok', read_models: 'ok', projections: 'ok' },
+    });
   });
 
   it('exposes Prometheus metrics: request durations by route and status, append latency, projection lag', async () => {
@@ -29,8 +33,12 @@ describe('Observability: /ready, /metrics and the request log', () => {
     const res = await t.request('GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/v1\/projects",status="201"\} 1/);
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/projects\/:projectId",status="404"\} 1/);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/v1\/projects",status="201"\} 1/,
+    );
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/projects\/:projectId",status="404"\} 1/,
+    );
     expect(res.text).toMatch(/event_store_append_duration_seconds_count\{outcome="ok"\} \d+/);
     expect(res.text).toMatch(/projection_lag_positions\{projection="projects"\} 0/);
     expect(res.text).toMatch(/projection_lag_events\{projection="projects"\} 0/);
@@ -46,11 +54,23 @@ describe('The built service as a process', () => {
     try {
       const base = service.baseUrl;
       const admin = { authorization: 'Bearer adm_proc_test', 'content-type': 'application/json' };
-      const ws = await (await fetch(`${base}/v1/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Logs', plan: 'enterprise' }) })).json() as { id: string };
-      const key = await (
-        await fetch(`${base}/v1/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'k', scope: 'full_access' }) })
-      ).json() as { key: string };
-      const res = await fetch(`${base}/v1/projects`, { headers: { authorization: `Bearer ${key.key}`, 'x-request-id': 'trace-log-1' } });
+      const ws = (await (
+        await fetch(`${base}/v1/admin/workspaces`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ name: 'Logs', plan: 'enterprise' }),
+        })
+      ).json()) as { id: string };
+      const key = (await (
+        await fetch(`${base}/v1/admin/workspaces/${ws.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ name: 'k', scope: 'full_access' }),
+        })
+      ).json()) as { key: string };
+      const res = await fetch(`${base}/v1/projects`, {
+        headers: { authorization: `Bearer ${key.key}`, 'x-request-id': 'trace-log-1' },
+      });
       expect(res.status).toBe(200);
 
       expect(await service.stop('SIGTERM')).toBe(0);
@@ -59,7 +79,12 @@ describe('The built service as a process', () => {
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l));
-      expect(entries.find((l) => l.req_id === 'trace-log-1')).toMatchObject({ method: 'GET', route: '/v1/projects', status: 200, msg: 'request' });
+      expect(entries.find((l) => l.req_id === 'trace-log-1')).toMatchObject({
+        method: 'GET',
+        route: '/v1/projects',
+        status: 200,
+        msg: 'request',
+      });
       expect(service.output).not.toContain(key.key);
       expect(service.output).not.toContain('adm_proc_test');
     } finally {

@@ -23,17 +23,30 @@ function redoclyLint(file: string): Promise<{ code: number; out: string }> {
       REDOCLY,
       ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file],
       // No telemetry and no update check: the lint runs offline.
-      { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout }),
     );
   });
 }
 
 const resolve = (document: Json, object: Json): Json =>
-  object?.$ref ? resolve(document, object.$ref.slice(2).split('/').reduce((node: Json, key: string) => node?.[key], document)) : object;
+  object?.$ref
+    ? resolve(
+        document,
+        object.$ref
+          .slice(2)
+          .split('/')
+          .reduce((node: Json, key: string) => node?.[key], document),
+      )
+    : object;
 
 const exampleMessages = (document: Json, response: Json) =>
-  Object.values(resolve(document, response).content['application/json'].examples as Json).map((e: Json) => e.value.message);
+  Object.values(resolve(document, response).content['application/json'].examples as Json).map(
+    (e: Json) => e.value.message,
+  );
 
 describe('OpenAPI document: lint, transport answers, webhooks', () => {
   let t: TestApp;
@@ -54,32 +67,52 @@ describe('OpenAPI document: lint, transport answers, webhooks', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const { code, out } = await redoclyLint(file);
-    const problems = (JSON.parse(out).problems as Json[]).map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
+    const problems = (JSON.parse(out).problems as Json[]).map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`,
+    );
     expect(problems).toEqual([]);
     expect(code).toBe(0);
     // The rules the first lint failed on, checked here too so that a relaxed config cannot hide them.
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(document.info.license).toEqual(expect.objectContaining({ name: expect.any(String), identifier: expect.any(String) }));
-    for (const path of ['/health', '/ready', '/metrics']) expect({ path, security: document.paths[path].get.security }).toEqual({ path, security: [] });
+    expect(document.info.license).toEqual(
+      expect.objectContaining({ name: expect.any(String), identifier: expect.any(String) }),
+    );
+    for (const path of ['/health', '/ready', '/metrics'])
+      expect({ path, security: document.paths[path].get.security }).toEqual({ path, security: [] });
   }, 60_000);
 
   it('documents 408/414/431/503 on every operation and 413/415 on every one that takes a body, with the messages the service sends', async () => {
     for (const [path, item] of Object.entries(document.paths as Json)) {
       for (const [method, operation] of Object.entries(item as Json)) {
         const statuses = Object.keys(operation.responses);
-        const expected = ['408', '414', '431', '503', ...(['post', 'put', 'patch'].includes(method) ? ['413', '415'] : [])];
-        expect({ route: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({ route: `${method} ${path}`, missing: [] });
+        const expected = [
+          '408',
+          '414',
+          '431',
+          '503',
+          ...(['post', 'put', 'patch'].includes(method) ? ['413', '415'] : []),
+        ];
+        expect({ route: `${method} ${path}`, missing: expected.filter((s) => !statuses.includes(s)) }).toEqual({
+          route: `${method} ${path}`,
+          missing: [],
+        });
       }
     }
     const post = document.paths['/v1/admin/workspaces'].post.responses;
     const get = document.paths['/health'].get.responses;
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-    const tooLarge = await t.request('POST', '/v1/admin/workspaces', { headers: admin, body: { name: 'x'.repeat(1024 * 1024 + 1) } });
+    const tooLarge = await t.request('POST', '/v1/admin/workspaces', {
+      headers: admin,
+      body: { name: 'x'.repeat(1024 * 1024 + 1) },
+    });
     expect(tooLarge.status).toBe(413);
     expect(exampleMessages(document, post['413'])).toEqual([tooLarge.body.message]);
 
-    const xml = await t.request('POST', '/v1/admin/workspaces', { headers: { ...admin, 'content-type': 'application/xml' }, rawBody: '<workspace/>' });
+    const xml = await t.request('POST', '/v1/admin/workspaces', {
+      headers: { ...admin, 'content-type': 'application/xml' },
+      rawBody: '<workspace/>',
+    });
     expect(xml.status).toBe(415);
     expect(exampleMessages(document, post['415'])).toEqual([xml.body.message]);
 
@@ -87,14 +120,19 @@ describe('OpenAPI document: lint, transport answers, webhooks', () => {
     expect(longUrl.status).toBe(414);
     expect(exampleMessages(document, get['414'])).toEqual([longUrl.body.message]);
 
-    const raw = await rawExchange(t.baseUrl, `GET /health HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    const raw = await rawExchange(
+      t.baseUrl,
+      `GET /health HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    );
     const headers = parseRawResponse(raw)!;
     expect(headers.status).toBe(431);
     expect(exampleMessages(document, get['431'])).toEqual([(headers.body as Json).message]);
 
     // 408 and 503 take 15 to 30 s to provoke with the default bounds; their own suites
     // (request bounds) provoke them with short ones. Here: the documented message has the shape.
-    expect(exampleMessages(document, get['408'])[0]).toMatch(/^The request was not received in time \(headers within 15 s, all of it within 20 s\)$/);
+    expect(exampleMessages(document, get['408'])[0]).toMatch(
+      /^The request was not received in time \(headers within 15 s, all of it within 20 s\)$/,
+    );
     expect(resolve(document, get['503']).headers['Retry-After']).toBeDefined();
   });
 
@@ -102,17 +140,16 @@ describe('OpenAPI document: lint, transport answers, webhooks', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'webhook.test'].sort());
     for (const [type, item] of Object.entries(document.webhooks as Json)) {
       const operation = item.post;
-      expect(operation.parameters.filter((p: Json) => p.in === 'header' && p.required).map((p: Json) => p.name)).toEqual([
-        'webhook-id',
-        'webhook-timestamp',
-        'webhook-signature',
-      ]);
+      expect(
+        operation.parameters.filter((p: Json) => p.in === 'header' && p.required).map((p: Json) => p.name),
+      ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
       const schema = resolve(document, operation.requestBody.content['application/json'].schema);
       expect(schema.required).toEqual(['type', 'timestamp', 'data']);
       expect(schema.properties.type.const).toBe(type);
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '410']));
     }
-    const data = (type: string) => resolve(document, document.webhooks[type].post.requestBody.content['application/json'].schema).properties.data;
+    const data = (type: string) =>
+      resolve(document, document.webhooks[type].post.requestBody.content['application/json'].schema).properties.data;
     expect(data('project.updated')).toEqual({ $ref: '#/components/schemas/Project' });
     expect(data('job.created')).toEqual({ $ref: '#/components/schemas/Job' });
     expect(data('job_type.created')).toEqual({ $ref: '#/components/schemas/JobType' });

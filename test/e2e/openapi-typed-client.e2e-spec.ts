@@ -125,15 +125,23 @@ describe('a client generated with openapi-typescript + openapi-fetch', () => {
       typeRoots: [join(ROOT, 'node_modules/@types')],
     };
     const program = ts.createProgram([join(dir, 'flow.ts')], options);
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
 
     const js = ts.transpileModule(FLOW, { compilerOptions: { ...options, noEmit: false } }).outputText;
     writeFileSync(join(dir, 'flow.js'), js);
 
     const admin = { token: ADMIN_TOKEN };
-    const workspace = await t.request('POST', '/v1/admin/workspaces', { ...admin, body: { name: 'Typed client', plan: 'enterprise' } });
-    const key = await t.request('POST', `/v1/admin/workspaces/${workspace.body.id}/api-keys`, { ...admin, body: { name: 'Client', scope: 'full_access' } });
+    const workspace = await t.request('POST', '/v1/admin/workspaces', {
+      ...admin,
+      body: { name: 'Typed client', plan: 'enterprise' },
+    });
+    const key = await t.request('POST', `/v1/admin/workspaces/${workspace.body.id}/api-keys`, {
+      ...admin,
+      body: { name: 'Client', scope: 'full_access' },
+    });
     expect(key.status).toBe(201);
 
     const steps = JSON.parse(await run(join(dir, 'flow.js'), { BASE_URL: t.baseUrl, API_KEY: key.body.key }));

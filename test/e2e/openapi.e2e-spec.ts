@@ -12,7 +12,13 @@ import { ADMIN_TOKEN, HttpResult, TestApp } from '../support/test-app';
 
 type Json = Record<string, any>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const AUTH_CODES = ['invalid_api_key', 'api_key_inactive', 'read_only_access', 'enterprise_required', 'api_key_path_not_allowed'];
+const AUTH_CODES = [
+  'invalid_api_key',
+  'api_key_inactive',
+  'read_only_access',
+  'enterprise_required',
+  'api_key_path_not_allowed',
+];
 /** The document's own routes are not part of the API it describes. */
 const NOT_DOCUMENTED = new Set(['/openapi.json', '/docs', '/docs/{asset}']);
 
@@ -34,13 +40,17 @@ interface Validation {
 /** test/support/validate-openapi.mjs in a plain Node process (the validator is ESM-only). */
 function validate(document: Json, samples: Sample[] = []): Promise<Validation> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '../support/validate-openapi.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(__dirname, '../support/validate-openapi.mjs')], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`validator exited with ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`validator exited with ${code}: ${err}`)),
+    );
     child.stdin.end(JSON.stringify({ document, samples }));
   });
 }
@@ -68,7 +78,11 @@ function registeredRoutes(tree: string): Array<{ method: string; path: string }>
 
 function operations(document: Json): Array<{ method: string; path: string; operation: Json }> {
   return Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ method: method.toUpperCase(), path, operation: item[method] as Json })),
+    HTTP_METHODS.filter((m) => item[m]).map((method) => ({
+      method: method.toUpperCase(),
+      path,
+      operation: item[method] as Json,
+    })),
   );
 }
 
@@ -82,7 +96,15 @@ function* walk(value: unknown, where = '#'): Generator<[string, Json]> {
 }
 
 const resolve = (document: Json, object: Json): Json =>
-  object?.$ref ? resolve(document, object.$ref.slice(2).split('/').reduce((node: Json, key: string) => node?.[key], document)) : object;
+  object?.$ref
+    ? resolve(
+        document,
+        object.$ref
+          .slice(2)
+          .split('/')
+          .reduce((node: Json, key: string) => node?.[key], document),
+      )
+    : object;
 
 describe('OpenAPI document (/openapi.json)', () => {
   let t: TestApp;
@@ -108,7 +130,8 @@ describe('OpenAPI document (/openapi.json)', () => {
     expect(result.exampleErrors).toEqual([]);
     // No OpenAPI 3.0 leftovers: 3.1 writes nullability as a "null" type, bounds as numbers.
     const leftovers = [...walk(document)].filter(
-      ([, node]) => 'nullable' in node || typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean',
+      ([, node]) =>
+        'nullable' in node || typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean',
     );
     expect(leftovers.map(([where]) => where)).toEqual([]);
   });
@@ -118,7 +141,9 @@ describe('OpenAPI document (/openapi.json)', () => {
     const registered = routes.filter((r) => !NOT_DOCUMENTED.has(r.path)).map((r) => `${r.method} ${r.path}`);
     const documented = operations(document).map((o) => `${o.method} ${o.path}`);
     expect(registered.length).toBeGreaterThan(40);
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['GET /openapi.json', 'GET /docs', 'GET /docs/{asset}']));
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /openapi.json', 'GET /docs', 'GET /docs/{asset}']),
+    );
     expect(documented.sort()).toEqual(registered.sort());
   });
 
@@ -128,14 +153,25 @@ describe('OpenAPI document (/openapi.json)', () => {
       operator_token: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
     for (const { method, path, operation } of operations(document)) {
-      const expected = path.startsWith('/v1/admin/') ? [{ operator_token: [] }] : path.startsWith('/v1/') ? [{ api_key: [] }] : [];
-      expect({ route: `${method} ${path}`, security: operation.security }).toEqual({ route: `${method} ${path}`, security: expected });
+      const expected = path.startsWith('/v1/admin/')
+        ? [{ operator_token: [] }]
+        : path.startsWith('/v1/')
+          ? [{ api_key: [] }]
+          : [];
+      expect({ route: `${method} ${path}`, security: operation.security }).toEqual({
+        route: `${method} ${path}`,
+        security: expected,
+      });
     }
   });
 
   it('documents the errors: { message } with the documented statuses, the auth { message, code_name } with its five code names', () => {
     const schemas = document.components.schemas;
-    expect(schemas.Error).toMatchObject({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } });
+    expect(schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['message'],
+      properties: { message: { type: 'string' } },
+    });
     expect(schemas.AuthError).toMatchObject({ type: 'object', required: ['message', 'code_name'] });
     expect(schemas.AuthError.properties.code_name.enum).toEqual(expect.arrayContaining(AUTH_CODES));
     const codesSeen = new Set<string>();
@@ -145,17 +181,27 @@ describe('OpenAPI document (/openapi.json)', () => {
       if (!path.startsWith('/v1/')) continue;
       // Every API route: 403 with the auth shape, 429 (rate limit).
       const forbidden = responses['403']?.content?.['application/json'];
-      expect({ route, schema: forbidden?.schema }).toEqual({ route, schema: { $ref: '#/components/schemas/AuthError' } });
+      expect({ route, schema: forbidden?.schema }).toEqual({
+        route,
+        schema: { $ref: '#/components/schemas/AuthError' },
+      });
       const codes = Object.values(forbidden.examples as Json).map((e: Json) => e.value.code_name as string);
       codes.forEach((c) => codesSeen.add(c));
       if (path.startsWith('/v1/admin/')) expect(codes).toEqual(['invalid_admin_token', 'api_key_path_not_allowed']);
-      else expect({ route, readOnly: codes.includes('read_only_access') }).toEqual({ route, readOnly: method !== 'GET' });
-      expect(resolve(document, responses['429'])?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+      else
+        expect({ route, readOnly: codes.includes('read_only_access') }).toEqual({ route, readOnly: method !== 'GET' });
+      expect(resolve(document, responses['429'])?.content?.['application/json']?.schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
       // Other errors are { message }, with examples.
       for (const [status, response] of Object.entries(responses)) {
         if (!/^4\d\d$/.test(status) || status === '403') continue;
         const media = resolve(document, response as Json).content['application/json'];
-        expect({ route, status, schema: media.schema }).toEqual({ route, status, schema: { $ref: '#/components/schemas/Error' } });
+        expect({ route, status, schema: media.schema }).toEqual({
+          route,
+          status,
+          schema: { $ref: '#/components/schemas/Error' },
+        });
         expect(Object.keys(media.examples ?? {}).length).toBeGreaterThan(0);
       }
     }
@@ -166,64 +212,148 @@ describe('OpenAPI document (/openapi.json)', () => {
     expect(Object.values(post['429'].content['application/json'].examples).map((e: any) => e.value.message)).toContain(
       'Project limit reached for the workspace plan',
     );
-    expect(document.paths['/v1/job-types/{jobTypeId}'].delete.responses['400'].content['application/json'].examples).toEqual(
-      expect.objectContaining({ cannot_delete_predefined_job_types: expect.objectContaining({ value: { message: 'Cannot delete predefined job types' } }) }),
+    expect(
+      document.paths['/v1/job-types/{jobTypeId}'].delete.responses['400'].content['application/json'].examples,
+    ).toEqual(
+      expect.objectContaining({
+        cannot_delete_predefined_job_types: expect.objectContaining({
+          value: { message: 'Cannot delete predefined job types' },
+        }),
+      }),
     );
-    expect(Object.keys(document.paths['/v1/projects/{projectId}'].patch.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '412']));
+    expect(Object.keys(document.paths['/v1/projects/{projectId}'].patch.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '404', '412']),
+    );
   });
 
   it('gives every operation a summary, a tag and an id, and every JSON body and answer a schema, with examples', () => {
     const ids = new Set<string>();
     for (const { method, path, operation } of operations(document)) {
       const route = `${method} ${path}`;
-      expect({ route, summary: typeof operation.summary, tags: operation.tags?.length }).toEqual({ route, summary: 'string', tags: 1 });
+      expect({ route, summary: typeof operation.summary, tags: operation.tags?.length }).toEqual({
+        route,
+        summary: 'string',
+        tags: 1,
+      });
       expect(ids.has(operation.operationId)).toBe(false);
       ids.add(operation.operationId);
       const success = Object.keys(operation.responses).filter((s) => /^2\d\d$/.test(s));
       expect({ route, success: success.length }).toEqual({ route, success: 1 });
       const answer = operation.responses[success[0]];
-      if (success[0] !== '204') expect({ route, content: Object.keys(answer.content ?? {}).length > 0 }).toEqual({ route, content: true });
+      if (success[0] !== '204')
+        expect({ route, content: Object.keys(answer.content ?? {}).length > 0 }).toEqual({ route, content: true });
       // Every query parameter of this API is optional; path parameters are described.
       for (const parameter of (operation.parameters ?? []) as Json[]) {
-        if (parameter.in === 'query') expect({ route, query: parameter.name, required: parameter.required }).toEqual({ route, query: parameter.name, required: false });
-        if (parameter.in === 'path') expect({ route, path: parameter.name, described: !!parameter.description }).toEqual({ route, path: parameter.name, described: true });
+        if (parameter.in === 'query')
+          expect({ route, query: parameter.name, required: parameter.required }).toEqual({
+            route,
+            query: parameter.name,
+            required: false,
+          });
+        if (parameter.in === 'path')
+          expect({ route, path: parameter.name, described: !!parameter.description }).toEqual({
+            route,
+            path: parameter.name,
+            described: true,
+          });
       }
       const body = operation.requestBody?.content?.['application/json']?.schema;
       if (body) expect(document.components.schemas[body.$ref.split('/').pop()]).toBeDefined();
       if (method === 'POST' && path.startsWith('/v1/')) {
-        expect(operation.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }]));
+        expect(operation.parameters).toEqual(
+          expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }]),
+        );
       }
     }
     // Examples everywhere a client looks first: resource fields and request fields.
-    for (const name of ['Project', 'Job', 'JobType', 'TeamMember', 'Webhook', 'CreateProjectDto', 'CreateJobDto', 'CreateWebhookDto']) {
+    for (const name of [
+      'Project',
+      'Job',
+      'JobType',
+      'TeamMember',
+      'Webhook',
+      'CreateProjectDto',
+      'CreateJobDto',
+      'CreateWebhookDto',
+    ]) {
       const schema = document.components.schemas[name];
       expect(schema).toBeDefined();
-      const withoutExample = Object.entries(schema.properties as Json).filter(([, p]) => !('example' in p) && !p.$ref && !p.allOf && !p.anyOf);
+      const withoutExample = Object.entries(schema.properties as Json).filter(
+        ([, p]) => !('example' in p) && !p.$ref && !p.allOf && !p.anyOf,
+      );
       expect({ name, withoutExample: withoutExample.map(([k]) => k) }).toEqual({ name, withoutExample: [] });
     }
   });
 
   it('tells the truth: what the service answers validates against the documented schemas and statuses', async () => {
     const samples: Sample[] = [];
-    const call = async (method: string, template: string, params: Record<string, string>, options: { token?: string; body?: unknown } = {}) => {
+    const call = async (
+      method: string,
+      template: string,
+      params: Record<string, string>,
+      options: { token?: string; body?: unknown } = {},
+    ) => {
       const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name]));
       const res = await t.request(method, path, options);
       samples.push({ method, path: template, status: res.status, body: res.status === 204 ? undefined : res.body });
       return res;
     };
     const admin = { token: ADMIN_TOKEN };
-    const ws = await call('POST', '/v1/admin/workspaces', {}, { ...admin, body: { name: 'Docs', plan: 'enterprise', project_limit: 1 } });
+    const ws = await call(
+      'POST',
+      '/v1/admin/workspaces',
+      {},
+      { ...admin, body: { name: 'Docs', plan: 'enterprise', project_limit: 1 } },
+    );
     const workspaceId = ws.body.id as string;
-    const full = (await call('POST', '/v1/admin/workspaces/{workspaceId}/api-keys', { workspaceId }, { ...admin, body: { name: 'Ops bot', scope: 'full_access' } })).body;
-    const read = (await call('POST', '/v1/admin/workspaces/{workspaceId}/api-keys', { workspaceId }, { ...admin, body: { name: 'Reader', scope: 'read_only' } })).body;
-    const pilot = await call('POST', '/v1/admin/workspaces/{workspaceId}/members', { workspaceId }, { ...admin, body: { email: 'pat@example.com', role: 'pilot', first_name: 'Pat' } });
-    await call('PATCH', '/v1/admin/workspaces/{workspaceId}', { workspaceId }, { ...admin, body: { project_limit: 5 } });
+    const full = (
+      await call(
+        'POST',
+        '/v1/admin/workspaces/{workspaceId}/api-keys',
+        { workspaceId },
+        { ...admin, body: { name: 'Ops bot', scope: 'full_access' } },
+      )
+    ).body;
+    const read = (
+      await call(
+        'POST',
+        '/v1/admin/workspaces/{workspaceId}/api-keys',
+        { workspaceId },
+        { ...admin, body: { name: 'Reader', scope: 'read_only' } },
+      )
+    ).body;
+    const pilot = await call(
+      'POST',
+      '/v1/admin/workspaces/{workspaceId}/members',
+      { workspaceId },
+      { ...admin, body: { email: 'pat@example.com', role: 'pilot', first_name: 'Pat' } },
+    );
+    await call(
+      'PATCH',
+      '/v1/admin/workspaces/{workspaceId}',
+      { workspaceId },
+      { ...admin, body: { project_limit: 5 } },
+    );
     await call('GET', '/v1/admin/projections', {}, admin);
     await call('POST', '/v1/admin/events/verify', {}, admin);
     await call('GET', '/v1/admin/projections', {}, { token: full.key }); // 403 api_key_path_not_allowed
 
     const key = { token: full.key as string };
-    const project = await call('POST', '/v1/projects', {}, { ...key, body: { name: 'Dam', description: 'Spillway', status: 'planned', start_date: '2026-12-01', end_date: '2026-12-31' } });
+    const project = await call(
+      'POST',
+      '/v1/projects',
+      {},
+      {
+        ...key,
+        body: {
+          name: 'Dam',
+          description: 'Spillway',
+          status: 'planned',
+          start_date: '2026-12-01',
+          end_date: '2026-12-31',
+        },
+      },
+    );
     const projectId = project.body.id as string;
     await call('POST', '/v1/projects', {}, { ...key, body: { name: 'Dam' } }); // 400
     await call('POST', '/v1/projects', {}, { token: read.key, body: {} }); // 403 read_only_access
@@ -231,23 +361,63 @@ describe('OpenAPI document (/openapi.json)', () => {
     await call('GET', '/v1/projects', {}, key);
     await call('GET', '/v1/projects/{projectId}', { projectId }, key);
     await call('GET', '/v1/projects/{projectId}', { projectId: 'prj_missing' }, key); // 404
-    await call('PATCH', '/v1/projects/{projectId}', { projectId }, { ...key, body: { laanc_number: 'L-1', external_id: null } });
+    await call(
+      'PATCH',
+      '/v1/projects/{projectId}',
+      { projectId },
+      { ...key, body: { laanc_number: 'L-1', external_id: null } },
+    );
     await call('POST', '/v1/projects/{projectId}/archive', { projectId }, { ...key, body: { archived: false } });
     await call('GET', '/v1/projects/{projectId}/history', { projectId }, key);
 
     const today = new Date().toISOString().slice(0, 10);
-    const job = await call('POST', '/v1/projects/{projectId}/jobs', { projectId }, {
-      ...key,
-      body: { name: 'Weekly', type: 'wind_turbine', job_pattern: 'recurring', start_date: today, recurring_frequency: 'weekly', selected_days_of_week: [1], latitude: 55.6, longitude: 12.5, capture_types: ['panorama'] },
-    });
+    const job = await call(
+      'POST',
+      '/v1/projects/{projectId}/jobs',
+      { projectId },
+      {
+        ...key,
+        body: {
+          name: 'Weekly',
+          type: 'wind_turbine',
+          job_pattern: 'recurring',
+          start_date: today,
+          recurring_frequency: 'weekly',
+          selected_days_of_week: [1],
+          latitude: 55.6,
+          longitude: 12.5,
+          capture_types: ['panorama'],
+        },
+      },
+    );
     const jobId = job.body.id as string;
     await call('GET', '/v1/projects/{projectId}/jobs', { projectId }, key);
     await call('GET', '/v1/projects/{projectId}/jobs/{jobId}', { projectId, jobId }, key);
-    await call('PATCH', '/v1/projects/{projectId}/jobs/{jobId}', { projectId, jobId }, { ...key, body: { priority: 'high', end_date: null } });
-    await call('POST', '/v1/projects/{projectId}/jobs/{jobId}/assign', { projectId, jobId }, { ...key, body: { pilots: [pilot.body.id] } });
+    await call(
+      'PATCH',
+      '/v1/projects/{projectId}/jobs/{jobId}',
+      { projectId, jobId },
+      { ...key, body: { priority: 'high', end_date: null } },
+    );
+    await call(
+      'POST',
+      '/v1/projects/{projectId}/jobs/{jobId}/assign',
+      { projectId, jobId },
+      { ...key, body: { pilots: [pilot.body.id] } },
+    );
     await call('GET', '/v1/projects/{projectId}/jobs/{jobId}/occurrences', { projectId, jobId }, key);
-    await call('POST', '/v1/projects/{projectId}/jobs/{jobId}/unassign', { projectId, jobId }, { ...key, body: { pilots: [pilot.body.id] } });
-    await call('POST', '/v1/projects/{projectId}/jobs/{jobId}/unassign', { projectId, jobId }, { ...key, body: { pilots: [pilot.body.id] } }); // 404
+    await call(
+      'POST',
+      '/v1/projects/{projectId}/jobs/{jobId}/unassign',
+      { projectId, jobId },
+      { ...key, body: { pilots: [pilot.body.id] } },
+    );
+    await call(
+      'POST',
+      '/v1/projects/{projectId}/jobs/{jobId}/unassign',
+      { projectId, jobId },
+      { ...key, body: { pilots: [pilot.body.id] } },
+    ); // 404
     await call('GET', '/v1/projects/{projectId}/jobs/{jobId}/history', { projectId, jobId }, key);
     await call('DELETE', '/v1/projects/{projectId}/jobs/{jobId}', { projectId, jobId }, key);
 
@@ -261,7 +431,12 @@ describe('OpenAPI document (/openapi.json)', () => {
     await call('GET', '/v1/team', {}, key);
     await call('GET', '/v1/team/{teamMemberId}', { teamMemberId: pilot.body.id }, key);
 
-    const webhook = await call('POST', '/v1/webhooks', {}, { ...key, body: { name: 'Feed', url: 'https://hooks.example.invalid/in', event_types: ['project.created'] } });
+    const webhook = await call(
+      'POST',
+      '/v1/webhooks',
+      {},
+      { ...key, body: { name: 'Feed', url: 'https://hooks.example.invalid/in', event_types: ['project.created'] } },
+    );
     const webhookId = webhook.body.id as string;
     await call('GET', '/v1/webhooks', {}, key);
     await call('GET', '/v1/webhooks/{webhookId}', { webhookId }, key);
@@ -277,11 +452,18 @@ describe('OpenAPI document (/openapi.json)', () => {
       ['/v1/projects', {}],
       ['/v1/projects/{projectId}/jobs', { projectId }],
     ] as const) {
-      const examples = Object.entries(document.paths[template].post.requestBody.content['application/json'].examples ?? {});
+      const examples = Object.entries(
+        document.paths[template].post.requestBody.content['application/json'].examples ?? {},
+      );
       expect({ template, examples: examples.length > 0 }).toEqual({ template, examples: true });
       for (const [name, example] of examples) {
         const res = await call('POST', template, params, { ...key, body: (example as Json).value });
-        expect({ template, name, status: res.status, body: res.body }).toEqual({ template, name, status: 201, body: { id: expect.any(String) } });
+        expect({ template, name, status: res.status, body: res.body }).toEqual({
+          template,
+          name,
+          status: 201,
+          body: { id: expect.any(String) },
+        });
       }
     }
 
@@ -340,13 +522,26 @@ describe('Swagger UI (/docs)', () => {
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     const assets = [...page.text.matchAll(/(?:href|src)="(\/docs\/[^"]+)"/g)].map((m) => m[1]);
-    expect(assets.map((a) => a.split('?')[0]).sort()).toEqual(
-      ['/docs/favicon-16x16.png', '/docs/favicon-32x32.png', '/docs/index.css', '/docs/swagger-initializer.js', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css'],
-    );
-    const types: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png' };
+    expect(assets.map((a) => a.split('?')[0]).sort()).toEqual([
+      '/docs/favicon-16x16.png',
+      '/docs/favicon-32x32.png',
+      '/docs/index.css',
+      '/docs/swagger-initializer.js',
+      '/docs/swagger-ui-bundle.js',
+      '/docs/swagger-ui.css',
+    ]);
+    const types: Record<string, string> = {
+      css: 'text/css; charset=utf-8',
+      js: 'text/javascript; charset=utf-8',
+      png: 'image/png',
+    };
     for (const asset of assets) {
       const res = await fetch(t.baseUrl + asset);
-      expect({ asset, status: res.status, type: res.headers.get('content-type') }).toEqual({ asset, status: 200, type: types[asset.split('?')[0].split('.').pop()!] });
+      expect({ asset, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        asset,
+        status: 200,
+        type: types[asset.split('?')[0].split('.').pop()!],
+      });
       // The URL carries a digest of the content: cached for good.
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       const etag = res.headers.get('etag')!;
@@ -354,7 +549,12 @@ describe('Swagger UI (/docs)', () => {
     }
     const initializer = await t.request('GET', '/docs/swagger-initializer.js');
     expect(initializer.text).toContain('"/openapi.json"');
-    for (const path of ['/docs/package.json', '/docs/..%2Fpackage.json', '/docs/swagger-ui-bundle.js.map', '/docs/index.html']) {
+    for (const path of [
+      '/docs/package.json',
+      '/docs/..%2Fpackage.json',
+      '/docs/swagger-ui-bundle.js.map',
+      '/docs/index.html',
+    ]) {
       const res = await t.request('GET', path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.body).toEqual({ message: expect.stringMatching(/^Route GET \/docs\/.* not found$/) });
@@ -372,7 +572,16 @@ describe('Swagger UI (/docs)', () => {
       const operationCount = operations(spec).length + Object.keys(spec.webhooks ?? {}).length;
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
       try {
         const page = await browser.newPage();
@@ -384,13 +593,17 @@ describe('Swagger UI (/docs)', () => {
         await page.goto(`${t.baseUrl}/docs`, { waitUntil: 'load' });
         await page.waitForSelector('.opblock', { timeout: 20_000 });
         await page.waitForFunction(
-          (count) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.opblock').length === count,
+          (count) =>
+            (
+              globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+            ).document.querySelectorAll('.opblock').length === count,
           operationCount,
           { timeout: 20_000 },
         );
         expect(problems).toEqual([]);
 
-        const summary = (method: string, path: string) => page.locator(`.opblock-${method} .opblock-summary:has([data-path="${path}"])`);
+        const summary = (method: string, path: string) =>
+          page.locator(`.opblock-${method} .opblock-summary:has([data-path="${path}"])`);
         await expect(summary('post', '/v1/projects').count()).resolves.toBe(1);
         await expect(summary('get', '/v1/team').count()).resolves.toBe(1);
         await expect(summary('patch', '/v1/projects/{projectId}/jobs/{jobId}').count()).resolves.toBe(1);
@@ -404,7 +617,8 @@ describe('Swagger UI (/docs)', () => {
         const opened = page.locator('.opblock-post.is-open').first();
         await opened.locator('.responses-table').first().waitFor({ timeout: 10_000 });
         const text = await opened.innerText();
-        for (const expected of ['Idempotency-Key', 'Dam inspection', '201', '400', '403', '429', 'invalid_api_key']) expect(text).toContain(expected);
+        for (const expected of ['Idempotency-Key', 'Dam inspection', '201', '400', '403', '429', 'invalid_api_key'])
+          expect(text).toContain(expected);
         expect(problems).toEqual([]);
       } finally {
         await browser.close();

@@ -54,9 +54,14 @@ describe('Operator tools: projections and event verification over HTTP', () => {
     // Tamper with the read models behind the service's back.
     const db = new Database(join(t.dataDir, 'read-models.db'));
     const row = db.prepare('SELECT doc FROM rm_projects WHERE id = ?').get(ids[7]) as { doc: string };
-    db.prepare('UPDATE rm_projects SET doc = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.doc), name: 'Tampered' }), ids[7]);
+    db.prepare('UPDATE rm_projects SET doc = ? WHERE id = ?').run(
+      JSON.stringify({ ...JSON.parse(row.doc), name: 'Tampered' }),
+      ids[7],
+    );
     db.prepare('DELETE FROM rm_projects WHERE id = ?').run(ids[8]);
-    db.prepare("INSERT INTO rm_projects (id, workspace_id, seq, version, doc) VALUES ('prj_ghost', ?, 1, 0, '{}')").run(keys.workspaceId);
+    db.prepare("INSERT INTO rm_projects (id, workspace_id, seq, version, doc) VALUES ('prj_ghost', ?, 1, 0, '{}')").run(
+      keys.workspaceId,
+    );
     db.close();
 
     const drift = await t.admin('POST', '/events/verify');
@@ -83,7 +88,10 @@ describe('Operator tools: projections and event verification over HTTP', () => {
     })();
     const writer = (async () => {
       for (let i = 0; i < 20; i++) {
-        await t.request('PATCH', `/v1/projects/${ids[100 + i]}`, { token: keys.fullKey, body: { name: `During ${i}` } });
+        await t.request('PATCH', `/v1/projects/${ids[100 + i]}`, {
+          token: keys.fullKey,
+          body: { name: `During ${i}` },
+        });
       }
     })();
     const started = await t.admin('POST', '/projections/rebuild', { name: 'projects' });
@@ -123,11 +131,17 @@ describe('Operator tools: projections and event verification over HTTP', () => {
     });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/application\/x-ndjson/);
-    const lines = stream.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stream.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(['project.created', 'project.updated']);
     expect(lines[0]).toMatchObject({ stream: `project-${ids[0]}`, revision: 0, schema_version: 1 });
     const workspace = await t.admin('GET', `/events/export?workspace_id=${keys.workspaceId}`);
-    const all = workspace.text.trim().split('\n').map((l) => JSON.parse(l));
+    const all = workspace.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(all.length).toBeGreaterThan(350);
     expect(workspace.text).not.toMatch(/key_hash/);
     expect((await t.admin('GET', '/events/export')).status).toBe(400);

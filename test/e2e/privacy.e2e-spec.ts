@@ -28,7 +28,14 @@ describe('Erasure without rewriting history (crypto-shredding of member personal
 
     // Readers see the person.
     const before = await t.request('GET', `/v1/team/${id}`, { token: keys.readKey });
-    expect(before.body).toMatchObject({ id, email, first_name: 'Ana', last_name: 'Lopes', title: 'Chief pilot', role: 'pilot' });
+    expect(before.body).toMatchObject({
+      id,
+      email,
+      first_name: 'Ana',
+      last_name: 'Lopes',
+      title: 'Chief pilot',
+      role: 'pilot',
+    });
     const feed = await t.request('GET', '/v1/events?type=workspace.member_added', { token: keys.readKey });
     expect(feed.body.events[0].change.profile).toMatchObject({ email, first_name: 'Ana' });
 
@@ -46,7 +53,10 @@ describe('Erasure without rewriting history (crypto-shredding of member personal
     }
 
     // A second member with the same email is refused (the keyed hash sees it).
-    expect((await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, { email: email.toUpperCase(), role: 'client' })).status).toBe(409);
+    expect(
+      (await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, { email: email.toUpperCase(), role: 'client' }))
+        .status,
+    ).toBe(409);
 
     const erased = await t.admin('POST', `/members/${id}/erase`);
     expect(erased).toMatchObject({ status: 200, body: { message: 'Member personal data erased' } });
@@ -65,12 +75,20 @@ describe('Erasure without rewriting history (crypto-shredding of member personal
       updated: expect.any(Number),
     });
     const listed = await t.request('GET', '/v1/team?role=pilot', { token: keys.readKey });
-    expect(listed.body.team.find((m: { id: string }) => m.id === id)).toMatchObject({ email: '[erased]', status: 'active' });
+    expect(listed.body.team.find((m: { id: string }) => m.id === id)).toMatchObject({
+      email: '[erased]',
+      status: 'active',
+    });
 
     // History stays whole: the member_added event is still there, its personal data erased,
     // and the erasure itself is recorded.
-    const history = await t.request('GET', '/v1/events?type=workspace.member_added,workspace.member_erased', { token: keys.readKey });
-    expect(history.body.events.map((e: { type: string }) => e.type)).toEqual(['workspace.member_added', 'workspace.member_erased']);
+    const history = await t.request('GET', '/v1/events?type=workspace.member_added,workspace.member_erased', {
+      token: keys.readKey,
+    });
+    expect(history.body.events.map((e: { type: string }) => e.type)).toEqual([
+      'workspace.member_added',
+      'workspace.member_erased',
+    ]);
     expect(history.body.events[0].change.profile).toBe('[erased]');
     expect(history.body.events[0].change.role).toBe('pilot');
     const exported = await t.admin('GET', `/events/export?workspace_id=${keys.workspaceId}`);
@@ -79,8 +97,13 @@ describe('Erasure without rewriting history (crypto-shredding of member personal
 
     // The read models still match a replay of the store, and the email may join again.
     expect((await t.admin('POST', '/events/verify')).body.differences).toEqual([]);
-    expect((await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, { email, role: 'client' })).status).toBe(201);
+    expect((await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, { email, role: 'client' })).status).toBe(
+      201,
+    );
     expect((await t.admin('POST', `/members/${id}/erase`)).status).toBe(200);
-    expect(await t.admin('POST', '/members/usr_missing/erase')).toMatchObject({ status: 404, body: { message: 'User not found' } });
+    expect(await t.admin('POST', '/members/usr_missing/erase')).toMatchObject({
+      status: 404,
+      body: { message: 'User not found' },
+    });
   });
 });

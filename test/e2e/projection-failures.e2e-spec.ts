@@ -43,7 +43,14 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
             type: 'job.updated',
             schemaVersion: 1,
             data: { id: jobId, workspace_id: keys.workspaceId, project_id: projectId, updated: Date.now() },
-            metadata: { workspaceId: keys.workspaceId, actor: { type: 'operator' }, requestId: null, correlationId: 'crafted', causationId: 'crafted', recordedAt: Date.now() },
+            metadata: {
+              workspaceId: keys.workspaceId,
+              actor: { type: 'operator' },
+              requestId: null,
+              correlationId: 'crafted',
+              causationId: 'crafted',
+              recordedAt: Date.now(),
+            },
           },
         ],
         { expectedRevision: 'any' },
@@ -60,7 +67,13 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
       const list = await t.admin('GET', '/projections/dead-letters?projection=jobs');
       expect(list.status).toBe(200);
       expect(list.body.dead_letters).toEqual([
-        expect.objectContaining({ projection: 'jobs', streamId: `job-${jobId}`, eventType: 'job.updated', attempts: 1, error: expect.any(String) }),
+        expect.objectContaining({
+          projection: 'jobs',
+          streamId: `job-${jobId}`,
+          eventType: 'job.updated',
+          attempts: 1,
+          error: expect.any(String),
+        }),
       ]);
       const status = await t.admin('GET', '/projections');
       for (const p of status.body.projections) expect(p.lag).toBe(0);
@@ -78,31 +91,51 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
     });
 
     it('keeps the other resources live and honest: no header for a project write, pending for the parked job', async () => {
-      const created = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: { ...project, name: 'Second' } });
+      const created = await t.request('POST', '/v1/projects', {
+        token: keys.fullKey,
+        body: { ...project, name: 'Second' },
+      });
       expect(created.status).toBe(201);
       expect(created.headers.get('x-read-consistency')).toBeNull();
       expect((await t.request('GET', `/v1/projects/${created.body.id}`, { token: keys.readKey })).status).toBe(200);
 
       // The jobs read model cannot show this job as it is: the answer says so instead of lying.
-      const patched = await t.request('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, { token: keys.fullKey, body: { name: 'Renamed' } });
+      const patched = await t.request('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, {
+        token: keys.fullKey,
+        body: { name: 'Renamed' },
+      });
       expect(patched.status).toBe(200);
       expect(patched.headers.get('x-read-consistency')).toBe('pending');
       const metrics = (await t.request('GET', '/metrics')).text;
-      expect(sample(metrics, 'read_your_writes_timeouts_total', { projection: 'jobs', route: '/v1/projects/:projectId/jobs/:jobId' })).toBe(1);
+      expect(
+        sample(metrics, 'read_your_writes_timeouts_total', {
+          projection: 'jobs',
+          route: '/v1/projects/:projectId/jobs/:jobId',
+        }),
+      ).toBe(1);
     });
 
     it('lets the operator retry (failing again) and skip it; then the job writes answer plainly again', async () => {
       const [letter] = (await t.admin('GET', '/projections/dead-letters')).body.dead_letters;
       const retried = await t.admin('POST', `/projections/dead-letters/jobs/${letter.position}/retry`);
       expect(retried.status).toBe(200);
-      expect(retried.body).toEqual({ outcome: 'failed', dead_letter: expect.objectContaining({ position: letter.position, attempts: 2 }) });
+      expect(retried.body).toEqual({
+        outcome: 'failed',
+        dead_letter: expect.objectContaining({ position: letter.position, attempts: 2 }),
+      });
 
       expect((await t.admin('POST', '/projections/dead-letters/jobs/abc/retry')).status).toBe(400);
       expect((await t.admin('POST', `/projections/dead-letters/nope/${letter.position}/skip`)).status).toBe(404);
       expect((await t.admin('POST', `/projections/dead-letters/projects/${letter.position}/skip`)).body).toEqual({
         message: `No dead letter at position ${letter.position} of projection projects`,
       });
-      expect((await t.request('POST', `/v1/admin/projections/dead-letters/jobs/${letter.position}/skip`, { token: keys.fullKey })).status).toBe(403);
+      expect(
+        (
+          await t.request('POST', `/v1/admin/projections/dead-letters/jobs/${letter.position}/skip`, {
+            token: keys.fullKey,
+          })
+        ).status,
+      ).toBe(403);
 
       const skipped = await t.admin('POST', `/projections/dead-letters/jobs/${letter.position}/skip`);
       expect(skipped.status).toBe(200);
@@ -110,10 +143,15 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
       expect((await t.admin('GET', '/projections/dead-letters')).body.dead_letters).toEqual([]);
       expect((await t.request('GET', '/ready')).body.checks.degraded).toBeUndefined();
 
-      const patched = await t.request('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, { token: keys.fullKey, body: { name: 'Again' } });
+      const patched = await t.request('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, {
+        token: keys.fullKey,
+        body: { name: 'Again' },
+      });
       expect(patched.status).toBe(200);
       expect(patched.headers.get('x-read-consistency')).toBeNull();
-      expect((await t.request('GET', `/v1/projects/${projectId}/jobs/${jobId}`, { token: keys.readKey })).body.name).toBe('Again');
+      expect(
+        (await t.request('GET', `/v1/projects/${projectId}/jobs/${jobId}`, { token: keys.readKey })).body.name,
+      ).toBe('Again');
     });
   });
 
@@ -134,7 +172,9 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
       expect(created.status).toBe(201);
       expect(created.headers.get('x-read-consistency')).toBe('pending');
       const metrics = (await t.request('GET', '/metrics')).text;
-      expect(sample(metrics, 'read_your_writes_timeouts_total', { projection: 'projects', route: '/v1/projects' })).toBe(1);
+      expect(
+        sample(metrics, 'read_your_writes_timeouts_total', { projection: 'projects', route: '/v1/projects' }),
+      ).toBe(1);
 
       await engine.start();
       const shown = await t.request('GET', `/v1/projects/${created.body.id}`, { token: keys.readKey });
@@ -157,7 +197,11 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
 
     it('records the command behind every event: the request id of an HTTP command', async () => {
       const requestId = `req-${randomUUID()}`;
-      const created = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: project, headers: { 'x-request-id': requestId } });
+      const created = await t.request('POST', '/v1/projects', {
+        token: keys.fullKey,
+        body: project,
+        headers: { 'x-request-id': requestId },
+      });
       expect(created.headers.get('x-request-id')).toBe(requestId);
       const events = t.app.get<EventStore>(EVENT_STORE);
       const [recorded] = await events.readStream(`project-${created.body.id}`);

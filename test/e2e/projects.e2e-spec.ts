@@ -6,7 +6,12 @@ const STATUS_MESSAGE =
 describe('Projects (docs/api.md, Projects) over HTTP', () => {
   let t: TestApp;
   let keys: Awaited<ReturnType<TestApp['provision']>>;
-  const valid = { name: 'Bridge survey', description: 'Quarterly inspection', status: 'planned', start_date: '2026-03-01' };
+  const valid = {
+    name: 'Bridge survey',
+    description: 'Quarterly inspection',
+    status: 'planned',
+    start_date: '2026-03-01',
+  };
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -72,7 +77,11 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
       ['missing status', { status: undefined }, STATUS_MESSAGE],
       ['unknown status', { status: 'done' }, STATUS_MESSAGE],
       ['other without reason', { status: 'other' }, 'other_status_reason is required when status is "other"'],
-      ['long reason', { status: 'other', other_status_reason: 'r'.repeat(201) }, 'other_status_reason must be between 1 and 200 characters'],
+      [
+        'long reason',
+        { status: 'other', other_status_reason: 'r'.repeat(201) },
+        'other_status_reason must be between 1 and 200 characters',
+      ],
       ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
       ['unknown field', { color: 'red' }, 'color is not an allowed field'],
       ['laanc_number on create', { laanc_number: 'L-1' }, 'laanc_number is not an allowed field'],
@@ -257,10 +266,16 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
     });
 
     it('answers 404 for unknown, foreign and deleted projects', async () => {
-      expect(await patch('prj_missing', { name: 'x' })).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+      expect(await patch('prj_missing', { name: 'x' })).toMatchObject({
+        status: 404,
+        body: { message: 'Project not found' },
+      });
       const other = await t.provision({ name: 'Other2' });
       const theirs = await create({}, other.fullKey);
-      expect(await patch(theirs, { name: 'hijack' })).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+      expect(await patch(theirs, { name: 'hijack' })).toMatchObject({
+        status: 404,
+        body: { message: 'Project not found' },
+      });
       expect((await get(theirs, other.fullKey)).body.name).toBe(valid.name);
     });
   });
@@ -268,10 +283,16 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
   describe('POST /projects/{id}/archive', () => {
     it('archives and unarchives with 200 { message }', async () => {
       const id = await create();
-      const on = await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: true } });
+      const on = await t.request('POST', `/v1/projects/${id}/archive`, {
+        token: keys.fullKey,
+        body: { archived: true },
+      });
       expect(on).toMatchObject({ status: 200, body: { message: 'Project archived successfully' } });
       expect((await get(id)).body.archived).toBe(true);
-      const off = await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: false } });
+      const off = await t.request('POST', `/v1/projects/${id}/archive`, {
+        token: keys.fullKey,
+        body: { archived: false },
+      });
       expect(off).toMatchObject({ status: 200, body: { message: 'Project unarchived successfully' } });
       expect((await get(id)).body.archived).toBe(false);
     });
@@ -281,12 +302,18 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
       async (body) => {
         const id = await create();
         const res = await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body });
-        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: 'archived must be a boolean' } });
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 400,
+          body: { message: 'archived must be a boolean' },
+        });
       },
     );
 
     it('answers 404 for an unknown project', async () => {
-      const res = await t.request('POST', '/v1/projects/prj_missing/archive', { token: keys.fullKey, body: { archived: true } });
+      const res = await t.request('POST', '/v1/projects/prj_missing/archive', {
+        token: keys.fullKey,
+        body: { archived: true },
+      });
       expect(res).toMatchObject({ status: 404, body: { message: 'Project not found' } });
     });
   });

@@ -11,15 +11,17 @@ const remainingPerMinute = (headers: Headers) => Number(RATE_LIMIT.exec(headers.
 
 /** A GET sent from a chosen loopback source address, so the service sees another client IP. */
 function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { localAddress, headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { localAddress, headers }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,7 +46,9 @@ describe('Rate limits in production (defaults: 1000 per minute and 1000 per seco
 
     const statuses: number[] = [first.status];
     while (statuses.length < 1000) {
-      const batch = await Promise.all(Array.from({ length: Math.min(50, 1000 - statuses.length) }, () => list(busy.fullKey)));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, 1000 - statuses.length) }, () => list(busy.fullKey)),
+      );
       statuses.push(...batch.map((r) => r.status));
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(1000);
@@ -143,18 +147,24 @@ describe('Rate limits in the sandbox (defaults: 100 per minute and 25 per second
     expect(second.workspaceId).toMatch(/^ws_/);
 
     // Another address is not affected.
-    expect((await getFrom('127.0.0.3', `${t.baseUrl}/v1/projects`, { authorization: `Bearer ${ws.fullKey}` })).status).toBe(200);
+    expect(
+      (await getFrom('127.0.0.3', `${t.baseUrl}/v1/projects`, { authorization: `Bearer ${ws.fullKey}` })).status,
+    ).toBe(200);
 
     // Paced under 25 per second, the minute fills up: 25 so far, then 25 + 25 + 25 = 100.
     for (const round of [25, 25, 25]) {
       await sleep(1_200);
-      const served = await Promise.all(Array.from({ length: round }, () => t.request('GET', '/v1/projects', { token: ws.fullKey })));
+      const served = await Promise.all(
+        Array.from({ length: round }, () => t.request('GET', '/v1/projects', { token: ws.fullKey })),
+      );
       expect(served.map((r) => r.status)).toEqual(Array(round).fill(200));
     }
     await sleep(1_200);
     const overMinute = await t.request('GET', '/v1/projects', { token: ws.fullKey });
     expect(overMinute.status).toBe(429);
-    expect(overMinute.body.message).toMatch(/^Rate limit exceeded: at most 100 requests per minute per client IP address; retry in \d+ seconds$/);
+    expect(overMinute.body.message).toMatch(
+      /^Rate limit exceeded: at most 100 requests per minute per client IP address; retry in \d+ seconds$/,
+    );
     expect(Number(overMinute.headers.get('retry-after'))).toBeGreaterThan(50);
     expect(overMinute.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+, "second";r=25;t=0$/);
   }, 20_000);
@@ -241,7 +251,9 @@ describe('Resource bounds', () => {
   it('answers a request whose body never finishes arriving with a JSON 408', async () => {
     const response = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => {
-        socket.write('POST /v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
+        socket.write(
+          'POST /v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+        );
       });
       let data = '';
       socket.on('data', (chunk) => (data += chunk));

@@ -16,9 +16,20 @@ describe('Request bodies that are not JSON objects', () => {
     t = await TestApp.start({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     keys = await t.provision();
     const as = (method: string, path: string, body: unknown) => t.request(method, path, { token: keys.fullKey, body });
-    projectId = (await as('POST', '/v1/projects', { name: 'P', description: 'd', status: 'planned', start_date: '2030-01-01' })).body.id;
-    jobId = (await as('POST', `/v1/projects/${projectId}/jobs`, { name: 'J', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-02' })).body.id;
-    webhookId = (await as('POST', '/v1/webhooks', { name: 'W', url: 'https://127.0.0.1:9/hook', event_types: ['project.created'] })).body.id;
+    projectId = (
+      await as('POST', '/v1/projects', { name: 'P', description: 'd', status: 'planned', start_date: '2030-01-01' })
+    ).body.id;
+    jobId = (
+      await as('POST', `/v1/projects/${projectId}/jobs`, {
+        name: 'J',
+        type: 'wind_turbine',
+        job_pattern: 'one_time',
+        start_date: '2030-01-02',
+      })
+    ).body.id;
+    webhookId = (
+      await as('POST', '/v1/webhooks', { name: 'W', url: 'https://127.0.0.1:9/hook', event_types: ['project.created'] })
+    ).body.id;
   });
   afterAll(() => t.stop());
 

@@ -28,7 +28,10 @@ describe('API replicas with an external projector (PROJECTIONS=external)', () =>
   });
 
   it('keeps read-your-writes across replicas while only the projector writes the read models', async () => {
-    const ws = await replicaA.request('POST', '/v1/admin/workspaces', { token: ADMIN_TOKEN, body: { name: 'Scaled', plan: 'enterprise' } });
+    const ws = await replicaA.request('POST', '/v1/admin/workspaces', {
+      token: ADMIN_TOKEN,
+      body: { name: 'Scaled', plan: 'enterprise' },
+    });
     expect(ws.status).toBe(201);
     const key = await replicaB.request('POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
       token: ADMIN_TOKEN,

@@ -54,7 +54,9 @@ describe('Team members (docs/api.md, Team) over HTTP', () => {
   it('filters by role', async () => {
     const pilots = await list('?role=pilot');
     expect(pilots.body.count).toBe(2);
-    expect(pilots.body.team.map((m: { id: string }) => m.id)).toEqual(members.filter((m) => m.role === 'pilot').map((m) => m.id));
+    expect(pilots.body.team.map((m: { id: string }) => m.id)).toEqual(
+      members.filter((m) => m.role === 'pilot').map((m) => m.id),
+    );
     for (const role of ['root', 'project_manager', 'ops_lead', 'client']) {
       const res = await list(`?role=${role}`);
       expect(res.body.team.map((m: { role: string }) => m.role)).toEqual([role]);
@@ -109,7 +111,8 @@ describe('Team members (docs/api.md, Team) over HTTP', () => {
   it('pages 50 at a time with a cursor', async () => {
     const ws = await t.provision({ name: 'Big team' });
     const ids: string[] = [];
-    for (let i = 0; i < 57; i++) ids.push(await add(ws, { email: `p${i}@example.com`, role: i % 2 ? 'pilot' : 'client' }));
+    for (let i = 0; i < 57; i++)
+      ids.push(await add(ws, { email: `p${i}@example.com`, role: i % 2 ? 'pilot' : 'client' }));
     const first = await list('', ws.readKey);
     expect(first.body).toMatchObject({ count: 50, cursor: expect.any(String) });
     const second = await list(`?cursor=${first.body.cursor}`, ws.readKey);
@@ -122,7 +125,10 @@ describe('Team members (docs/api.md, Team) over HTTP', () => {
   });
 
   it('is read only: there is no route to write team members with an API key', async () => {
-    const res = await t.request('POST', '/v1/team', { token: keys.fullKey, body: { email: 'x@example.com', role: 'pilot' } });
+    const res = await t.request('POST', '/v1/team', {
+      token: keys.fullKey,
+      body: { email: 'x@example.com', role: 'pilot' },
+    });
     expect(res.status).toBe(404);
   });
 });

@@ -39,7 +39,9 @@ describe('Events of unknown types in the store', () => {
     const created = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: project });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    await store.appendToStream(`project-${id}`, [unknownEvent('project.teleported', keys.workspaceId)], { expectedRevision: 'any' });
+    await store.appendToStream(`project-${id}`, [unknownEvent('project.teleported', keys.workspaceId)], {
+      expectedRevision: 'any',
+    });
 
     const renamed = await t.request('PATCH', `/v1/projects/${id}`, { token: keys.fullKey, body: { name: 'Renamed' } });
     expect(renamed.status).toBe(200);
@@ -52,18 +54,30 @@ describe('Events of unknown types in the store', () => {
 
     const job = await t.request('POST', `/v1/projects/${id}/jobs`, {
       token: keys.fullKey,
-      body: { name: 'Flight 1', type: 'wind_turbine', job_pattern: 'one_time', start_date: new Date().toISOString().slice(0, 10) },
+      body: {
+        name: 'Flight 1',
+        type: 'wind_turbine',
+        job_pattern: 'one_time',
+        start_date: new Date().toISOString().slice(0, 10),
+      },
     });
     expect(job.status).toBe(201);
 
     const history = await t.request('GET', `/v1/projects/${id}/history`, { token: keys.readKey });
     expect(history.status).toBe(200);
-    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual(['project.created', 'project.teleported', 'project.updated']);
+    expect(history.body.history.map((e: { type: string }) => e.type)).toEqual([
+      'project.created',
+      'project.teleported',
+      'project.updated',
+    ]);
 
     const exported = await t.admin('GET', `/events/export?stream=project-${id}`);
     expect(exported.status).toBe(200);
 
-    const archived = await t.request('POST', `/v1/projects/${id}/archive`, { token: keys.fullKey, body: { archived: true } });
+    const archived = await t.request('POST', `/v1/projects/${id}/archive`, {
+      token: keys.fullKey,
+      body: { archived: true },
+    });
     expect(archived.status).toBe(200);
     const deleted = await t.request('DELETE', `/v1/projects/${id}`, { token: keys.fullKey });
     expect(deleted.status).toBe(204);
@@ -71,16 +85,27 @@ describe('Events of unknown types in the store', () => {
   });
 
   it('commands and reads on a workspace stream holding one answer normally', async () => {
-    await store.appendToStream(`workspace-${keys.workspaceId}`, [unknownEvent('workspace.moved_to_mars', keys.workspaceId)], {
-      expectedRevision: 'any',
-    });
+    await store.appendToStream(
+      `workspace-${keys.workspaceId}`,
+      [unknownEvent('workspace.moved_to_mars', keys.workspaceId)],
+      {
+        expectedRevision: 'any',
+      },
+    );
 
     const created = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: project }); // reserves a slot on the workspace stream
     expect(created.status).toBe(201);
     expect((await t.request('GET', '/v1/projects', { token: keys.readKey })).status).toBe(200);
-    const member = await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, { email: 'pat@example.com', role: 'pilot', first_name: 'Pat' });
+    const member = await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, {
+      email: 'pat@example.com',
+      role: 'pilot',
+      first_name: 'Pat',
+    });
     expect(member.status).toBe(201);
-    const key = await t.admin('POST', `/workspaces/${keys.workspaceId}/api-keys`, { name: 'Another', scope: 'read_only' });
+    const key = await t.admin('POST', `/workspaces/${keys.workspaceId}/api-keys`, {
+      name: 'Another',
+      scope: 'read_only',
+    });
     expect(key.status).toBe(201);
     expect((await t.request('GET', '/v1/projects', { token: key.body.key })).status).toBe(200);
     expect((await t.admin('PATCH', `/workspaces/${keys.workspaceId}`, { project_limit: 20 })).status).toBe(200);
@@ -94,7 +119,8 @@ describe('Events of unknown types in the store', () => {
     expect(verified.body.differences).toEqual([]);
 
     const metrics = await t.request('GET', '/metrics');
-    const count = (type: string) => Number(new RegExp(`^events_unknown_type_total\\{type="${type}"\\} (\\d+)`, 'm').exec(metrics.text)?.[1] ?? 0);
+    const count = (type: string) =>
+      Number(new RegExp(`^events_unknown_type_total\\{type="${type}"\\} (\\d+)`, 'm').exec(metrics.text)?.[1] ?? 0);
     expect(count('project.teleported')).toBeGreaterThan(0);
     expect(count('workspace.moved_to_mars')).toBeGreaterThan(0);
   });

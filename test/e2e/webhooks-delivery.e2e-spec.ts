@@ -39,7 +39,10 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
     const call = async (method: string, path: string, token: string, body?: unknown) => {
       const res = await fetch(`${service().baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -47,23 +50,36 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
     };
     const provision = async (name: string) => {
       const ws = await call('POST', '/v1/admin/workspaces', ADMIN_TOKEN, { name, plan: 'enterprise' });
-      const key = await call('POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, ADMIN_TOKEN, { name: 'Ops bot', scope: 'full_access' });
+      const key = await call('POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, ADMIN_TOKEN, {
+        name: 'Ops bot',
+        scope: 'full_access',
+      });
       return key.body.key as string;
     };
     const subscribe = async (key: string, path: string, eventTypes: string[] = ALL_PROJECT_TYPES) => {
-      const res = await call('POST', '/v1/webhooks', key, { name: `Hook ${path}`, url: receiver.url(path), event_types: eventTypes });
+      const res = await call('POST', '/v1/webhooks', key, {
+        name: `Hook ${path}`,
+        url: receiver.url(path),
+        event_types: eventTypes,
+      });
       expect(res.status).toBe(201);
       return { id: res.body.id as string, secret: res.body.secret as string };
     };
     const createProject = async (key: string, name = 'Dam inspection') => {
-      const res = await call('POST', '/v1/projects', key, { name, description: 'Spillway', status: 'planned', start_date: '2026-12-01' });
+      const res = await call('POST', '/v1/projects', key, {
+        name,
+        description: 'Spillway',
+        status: 'planned',
+        start_date: '2026-12-01',
+      });
       expect(res.status).toBe(201);
       return res.body.id as string;
     };
     return { call, provision, subscribe, createProject };
   };
 
-  const verify = (request: ReceivedRequest, secret: string) => new Webhook(secret).verify(request.body, request.headers) as Record<string, any>;
+  const verify = (request: ReceivedRequest, secret: string) =>
+    new Webhook(secret).verify(request.body, request.headers) as Record<string, any>;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
@@ -145,7 +161,9 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       await api.call('DELETE', `/v1/projects/${projectId}`, key);
       const payloads = (await receiver.waitFor('/changes', 5)).map((r) => verify(r, hook.secret));
       const byType = (type: string) => payloads.filter((p) => p.type === type).map((p) => p.data);
-      expect(byType('project.created')).toEqual([expect.objectContaining({ id: projectId, name: 'Dam inspection', archived: false })]);
+      expect(byType('project.created')).toEqual([
+        expect.objectContaining({ id: projectId, name: 'Dam inspection', archived: false }),
+      ]);
       const updates = byType('project.updated').map((d) => [d.name, d.laanc_number, d.archived]);
       expect(updates).toHaveLength(3);
       expect(updates).toEqual(
@@ -178,7 +196,9 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
     it('counts consecutive failures up to the pause; re-activation resets the count; recover re-sends', async () => {
       const startedAt = Date.now();
       let healthy = false;
-      receiver.respond('/failing', () => (healthy ? { status: 200, body: 'thanks' } : { status: 500, body: 'receiver broke' }));
+      receiver.respond('/failing', () =>
+        healthy ? { status: 200, body: 'thanks' } : { status: 500, body: 'receiver broke' },
+      );
       const key = await api.provision('Failing');
       const hook = await api.subscribe(key, '/failing', ['project.created']);
       await api.createProject(key, 'Before the pause');
@@ -191,8 +211,12 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       expect(webhook.failure_count).toBe(3);
       const log = (await api.call('GET', `/v1/webhooks/${hook.id}/deliveries`, key)).body.deliveries;
       expect(log.map((a: { attempt: number }) => a.attempt)).toEqual([3, 2, 1]);
-      expect(log.every((a: { succeeded: boolean; response_status: number; response_body: string }) =>
-        !a.succeeded && a.response_status === 500 && a.response_body === 'receiver broke')).toBe(true);
+      expect(
+        log.every(
+          (a: { succeeded: boolean; response_status: number; response_body: string }) =>
+            !a.succeeded && a.response_status === 500 && a.response_body === 'receiver broke',
+        ),
+      ).toBe(true);
       expect(log[2].next_retry_at).toBeGreaterThanOrEqual(log[2].attempted_at + 100);
       expect(new Set(failed.map((r) => r.headers['webhook-id'])).size).toBe(1); // one delivery, retried
 
@@ -202,7 +226,10 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
 
       healthy = true;
       expect((await api.call('PATCH', `/v1/webhooks/${hook.id}`, key, { status: 'active' })).status).toBe(200);
-      expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({ status: 'active', failure_count: 0 });
+      expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({
+        status: 'active',
+        failure_count: 0,
+      });
       const recovered = await api.call('POST', `/v1/webhooks/${hook.id}/recover`, key, { since: startedAt });
       expect(recovered).toEqual({ status: 202, body: { message: '1 failed delivery queued again', count: 1 } });
       const [, , , resent] = await receiver.waitFor('/failing', 4);
@@ -210,12 +237,25 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       expect(verify(resent, hook.secret).data.name).toBe('Before the pause');
       await eventually(async () => {
         const res = await api.call('GET', `/v1/webhooks/${hook.id}/deliveries`, key);
-        expect(res.body.deliveries[0]).toMatchObject({ attempt: 4, succeeded: true, response_status: 200, response_body: 'thanks' });
-        expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({ status: 'active', failure_count: 0, last_triggered_at: res.body.deliveries[0].attempted_at });
+        expect(res.body.deliveries[0]).toMatchObject({
+          attempt: 4,
+          succeeded: true,
+          response_status: 200,
+          response_body: 'thanks',
+        });
+        expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({
+          status: 'active',
+          failure_count: 0,
+          last_triggered_at: res.body.deliveries[0].attempted_at,
+        });
       });
       // The stream holds the changes of state only; the four attempts are telemetry and the log.
       const history = (await api.call('GET', `/v1/webhooks/${hook.id}/history`, key)).body.history;
-      expect(history.map((e: { type: string }) => e.type)).toEqual(['webhook.created', 'webhook.auto_paused', 'webhook.updated']);
+      expect(history.map((e: { type: string }) => e.type)).toEqual([
+        'webhook.created',
+        'webhook.auto_paused',
+        'webhook.updated',
+      ]);
       expect(history[1].change).toMatchObject({ reason: 'consecutive_failures', failure_count: 3 });
     });
 
@@ -226,14 +266,19 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       await api.createProject(key);
       await receiver.waitFor('/gone', 1);
       await eventually(async () => {
-        expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({ status: 'paused', failure_count: 1 });
+        expect((await api.call('GET', `/v1/webhooks/${hook.id}`, key)).body).toMatchObject({
+          status: 'paused',
+          failure_count: 1,
+        });
       });
       await sleep(400);
       expect(receiver.received('/gone')).toHaveLength(1);
     });
 
     it('waits as long as Retry-After asks on 503', async () => {
-      receiver.respond('/busy', (_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 204 }));
+      receiver.respond('/busy', (_r, n) =>
+        n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 204 },
+      );
       const key = await api.provision('Busy');
       await api.subscribe(key, '/busy', ['project.created']);
       await api.createProject(key);
@@ -259,7 +304,13 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
 
     it('delivers jobs and job types as GET shows them, and their deletions by id (and project_id)', async () => {
       const key = await api.provision('Jobs');
-      const hook = await api.subscribe(key, '/jobs', ['job.created', 'job.updated', 'job.deleted', 'job_type.created', 'job_type.deleted']);
+      const hook = await api.subscribe(key, '/jobs', [
+        'job.created',
+        'job.updated',
+        'job.deleted',
+        'job_type.created',
+        'job_type.deleted',
+      ]);
       const projectId = await api.createProject(key);
       const jobType = await api.call('POST', '/v1/job-types', key, { name: 'Bridge deck', icon: 'hammer' });
       expect(jobType.status).toBe(201);
@@ -272,13 +323,17 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       });
       expect(job.status).toBe(201);
       const shown = await api.call('GET', `/v1/projects/${projectId}/jobs/${job.body.id}`, key);
-      expect((await api.call('PATCH', `/v1/projects/${projectId}/jobs/${job.body.id}`, key, { priority: 'high' })).status).toBe(200);
+      expect(
+        (await api.call('PATCH', `/v1/projects/${projectId}/jobs/${job.body.id}`, key, { priority: 'high' })).status,
+      ).toBe(200);
       expect((await api.call('DELETE', `/v1/projects/${projectId}/jobs/${job.body.id}`, key)).status).toBe(204);
       expect((await api.call('DELETE', `/v1/job-types/${jobType.body.id}`, key)).status).toBe(204);
 
       const payloads = (await receiver.waitFor('/jobs', 5)).map((r) => verify(r, hook.secret));
       const of = (type: string) => payloads.filter((p) => p.type === type).map((p) => p.data);
-      expect(of('job_type.created')).toEqual([{ id: jobType.body.id, name: 'Bridge deck', icon: 'hammer', is_predefined: false }]);
+      expect(of('job_type.created')).toEqual([
+        { id: jobType.body.id, name: 'Bridge deck', icon: 'hammer', is_predefined: false },
+      ]);
       expect(of('job.created')).toEqual([shown.body]);
       expect(of('job.updated')).toEqual([{ ...shown.body, priority: 'high', updated: expect.any(Number) }]);
       expect(of('job.deleted')).toEqual([{ id: job.body.id, project_id: projectId }]);
@@ -290,7 +345,10 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
       const hook = await api.subscribe(key, '/test-endpoint', ['job.created']);
       const res = await api.call('POST', `/v1/webhooks/${hook.id}/test`, key);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ message: 'Test delivery succeeded', delivery: { event_type: 'webhook.test', succeeded: true, response_status: 204 } });
+      expect(res.body).toMatchObject({
+        message: 'Test delivery succeeded',
+        delivery: { event_type: 'webhook.test', succeeded: true, response_status: 204 },
+      });
       const [request] = receiver.received('/test-endpoint');
       expect(verify(request, hook.secret)).toMatchObject({ type: 'webhook.test', data: { webhook_id: hook.id } });
     });
@@ -311,7 +369,10 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
   describe('restarts', () => {
     it('loses no delivery when the service is killed in the middle of retries, and re-checks targets at delivery time', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'wos-webhooks-restart-'));
-      const env = serviceEnv(dataDir, { WEBHOOK_RETRY_DELAYS_MS: '0,1000,1000,1000,1000', WEBHOOK_PAUSE_AFTER_FAILURES: '10' });
+      const env = serviceEnv(dataDir, {
+        WEBHOOK_RETRY_DELAYS_MS: '0,1000,1000,1000,1000',
+        WEBHOOK_PAUSE_AFTER_FAILURES: '10',
+      });
       let up = false;
       receiver.respond('/restart', () => (up ? { status: 204 } : { status: 503 }));
       let service = await ServiceProcess.start(env);

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestApp } from '../support/test-app';
 
-const TYPES = 'project.created, project.updated, project.deleted, job.created, job.updated, job.deleted, job_type.created, job_type.deleted';
+const TYPES =
+  'project.created, project.updated, project.deleted, job.created, job.updated, job.deleted, job_type.created, job_type.deleted';
 const NOT_PUBLIC = 'url must not point to a private, loopback, link-local or otherwise internal address';
 
 /**
@@ -13,7 +14,11 @@ const NOT_PUBLIC = 'url must not point to a private, loopback, link-local or oth
 describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
   let t: TestApp;
   let keys: Awaited<ReturnType<TestApp['provision']>>;
-  const valid = { name: 'Ops feed', url: 'https://hooks.example.invalid/in', event_types: ['project.created', 'project.updated'] };
+  const valid = {
+    name: 'Ops feed',
+    url: 'https://hooks.example.invalid/in',
+    event_types: ['project.created', 'project.updated'],
+  };
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -23,7 +28,8 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
 
   const post = (body: unknown, token = keys.fullKey) => t.request('POST', '/v1/webhooks', { token, body });
   const get = (id: string, token = keys.fullKey) => t.request('GET', `/v1/webhooks/${id}`, { token });
-  const patch = (id: string, body: unknown, token = keys.fullKey) => t.request('PATCH', `/v1/webhooks/${id}`, { token, body });
+  const patch = (id: string, body: unknown, token = keys.fullKey) =>
+    t.request('PATCH', `/v1/webhooks/${id}`, { token, body });
   const create = async (overrides: object = {}, token = keys.fullKey) => {
     const res = await post({ ...valid, ...overrides }, token);
     expect(res.status).toBe(201);
@@ -34,8 +40,22 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
     it('answers 201 with the subscription, active, and its secret shown this once', async () => {
       const res = await post(valid);
       expect(res.status).toBe(201);
-      expect(Object.keys(res.body)).toEqual(['id', 'name', 'url', 'event_types', 'status', 'secret', 'created', 'message']);
-      expect(res.body).toMatchObject({ name: 'Ops feed', url: valid.url, event_types: valid.event_types, status: 'active' });
+      expect(Object.keys(res.body)).toEqual([
+        'id',
+        'name',
+        'url',
+        'event_types',
+        'status',
+        'secret',
+        'created',
+        'message',
+      ]);
+      expect(res.body).toMatchObject({
+        name: 'Ops feed',
+        url: valid.url,
+        event_types: valid.event_types,
+        status: 'active',
+      });
       expect(res.body.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
       expect(typeof res.body.message).toBe('string');
       const read = await get(res.body.id);
@@ -74,10 +94,22 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
       ['numeric url', { url: 42 }, 'url must be a string'],
       ['unparseable url', { url: 'https://exa mple.invalid/' }, 'url must be a valid URL'],
       ['huge url', { url: `https://hooks.example.invalid/${'a'.repeat(2048)}` }, 'url must not exceed 2048 characters'],
-      ['missing event_types', { event_types: undefined }, `event_types is required and must include at least one of: ${TYPES}`],
+      [
+        'missing event_types',
+        { event_types: undefined },
+        `event_types is required and must include at least one of: ${TYPES}`,
+      ],
       ['empty event_types', { event_types: [] }, `event_types is required and must include at least one of: ${TYPES}`],
-      ['event_types not a list', { event_types: 'project.created' }, `event_types is required and must include at least one of: ${TYPES}`],
-      ['unknown event type', { event_types: ['project.created', 'job_type.updated'] }, 'Invalid event type: job_type.updated'],
+      [
+        'event_types not a list',
+        { event_types: 'project.created' },
+        `event_types is required and must include at least one of: ${TYPES}`,
+      ],
+      [
+        'unknown event type',
+        { event_types: ['project.created', 'job_type.updated'] },
+        'Invalid event type: job_type.updated',
+      ],
       ['non-string event type', { event_types: [3] }, 'Invalid event type: 3'],
       ['unknown field', { secret: 'whsec_0000' }, 'secret is not an allowed field'],
     ])('refuses %s with 400', async (_name, overrides, message) => {
@@ -130,7 +162,9 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
       const second = await t.request('GET', `/v1/webhooks?cursor=${first.body.cursor}`, { token: ws.readKey });
       expect(second.body).toMatchObject({ count: 5, cursor: null });
       expect([...first.body.webhooks, ...second.body.webhooks].map((w: { id: string }) => w.id)).toEqual(ids);
-      expect((await t.request('GET', '/v1/webhooks?cursor=bogus!', { token: ws.readKey })).body).toEqual({ message: 'cursor is invalid' });
+      expect((await t.request('GET', '/v1/webhooks?cursor=bogus!', { token: ws.readKey })).body).toEqual({
+        message: 'cursor is invalid',
+      });
     });
   });
 
@@ -185,9 +219,15 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
         expect(await patch(id, { url: 'https://127.0.0.1/x' })).toMatchObject(notFound);
         expect(await t.request('DELETE', `/v1/webhooks/${id}`, { token: keys.fullKey })).toMatchObject(notFound);
         expect(await t.request('POST', `/v1/webhooks/${id}/test`, { token: keys.fullKey })).toMatchObject(notFound);
-        expect(await t.request('GET', `/v1/webhooks/${id}/deliveries`, { token: keys.fullKey })).toMatchObject(notFound);
-        expect(await t.request('POST', `/v1/webhooks/${id}/recover`, { token: keys.fullKey, body: { since: 0 } })).toMatchObject(notFound);
-        expect(await t.request('POST', `/v1/webhooks/${id}/rotate-secret`, { token: keys.fullKey })).toMatchObject(notFound);
+        expect(await t.request('GET', `/v1/webhooks/${id}/deliveries`, { token: keys.fullKey })).toMatchObject(
+          notFound,
+        );
+        expect(
+          await t.request('POST', `/v1/webhooks/${id}/recover`, { token: keys.fullKey, body: { since: 0 } }),
+        ).toMatchObject(notFound);
+        expect(await t.request('POST', `/v1/webhooks/${id}/rotate-secret`, { token: keys.fullKey })).toMatchObject(
+          notFound,
+        );
       }
       expect((await get(theirs.id, other.readKey)).body.name).toBe('Ops feed');
     });
@@ -222,7 +262,13 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         message: 'Test delivery failed',
-        delivery: { event_type: 'webhook.test', attempt: 1, succeeded: false, response_status: null, error: 'Could not resolve hooks.example.invalid' },
+        delivery: {
+          event_type: 'webhook.test',
+          attempt: 1,
+          succeeded: false,
+          response_status: null,
+          error: 'Could not resolve hooks.example.invalid',
+        },
       });
       const log = await t.request('GET', `/v1/webhooks/${id}/deliveries`, { token: keys.readKey });
       expect(log.body).toMatchObject({ count: 1, cursor: null });
@@ -252,7 +298,9 @@ describe('Webhooks (docs/api.md, Webhooks) over HTTP', () => {
       await patch(id, { status: 'paused' });
       const paused = await t.request('POST', `/v1/webhooks/${id}/recover`, { token: keys.fullKey, body: { since: 0 } });
       expect(paused.status).toBe(409);
-      expect(paused.body).toEqual({ message: 'Webhook is paused; set its status to active before recovering deliveries' });
+      expect(paused.body).toEqual({
+        message: 'Webhook is paused; set its status to active before recovering deliveries',
+      });
     });
   });
 });

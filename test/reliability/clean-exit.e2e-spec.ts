@@ -39,9 +39,16 @@ async function oneRun(run: number): Promise<string> {
       const api = new ServiceClient(service.baseUrl, adminToken);
       const tenant = await api.provision({ name: `Clean exit ${run}` });
       for (let i = 0; i < WRITES_PER_RUN; i++) {
-        const created = await api.call('POST', '/v1/projects', tenant.fullKey, { name: `Project ${i}`, description: 'Clean exit', status: 'planned', start_date: '2030-01-01' });
+        const created = await api.call('POST', '/v1/projects', tenant.fullKey, {
+          name: `Project ${i}`,
+          description: 'Clean exit',
+          status: 'planned',
+          start_date: '2030-01-01',
+        });
         if (created.status !== 201) return `run ${run}: POST /v1/projects answered ${created.status} ${created.text}`;
-        const updated = await api.call('PATCH', `/v1/projects/${created.body.id}`, tenant.fullKey, { description: `changed ${i}` });
+        const updated = await api.call('PATCH', `/v1/projects/${created.body.id}`, tenant.fullKey, {
+          description: `changed ${i}`,
+        });
         if (updated.status !== 200) return `run ${run}: PATCH answered ${updated.status} ${updated.text}`;
       }
       const listed = await api.call('GET', '/v1/projects', tenant.readKey);

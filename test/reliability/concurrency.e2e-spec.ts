@@ -36,8 +36,19 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     answered.push({ what: `${method} ${path}`, status: res.status, text: res.text.slice(0, 300) });
     return res;
   };
-  const projectBody = (name: string) => ({ name, description: 'Concurrency', status: 'planned', start_date: '2030-01-01' });
-  const jobBody = (name: string, extra: object = {}) => ({ name, type: 'wind_turbine', job_pattern: 'one_time', start_date: plusDays(today(), 20), ...extra });
+  const projectBody = (name: string) => ({
+    name,
+    description: 'Concurrency',
+    status: 'planned',
+    start_date: '2030-01-01',
+  });
+  const jobBody = (name: string, extra: object = {}) => ({
+    name,
+    type: 'wind_turbine',
+    job_pattern: 'one_time',
+    start_date: plusDays(today(), 20),
+    ...extra,
+  });
   const shuffle = <T>(items: T[]): T[] => {
     const a = [...items];
     for (let i = a.length - 1; i > 0; i--) {
@@ -51,7 +62,11 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     for (const archived of ['false', 'true']) {
       let cursor: string | null = null;
       do {
-        const res: HttpResult = await call('GET', `/v1/projects?archived=${archived}${cursor ? `&cursor=${cursor}` : ''}`, ws.readKey);
+        const res: HttpResult = await call(
+          'GET',
+          `/v1/projects?archived=${archived}${cursor ? `&cursor=${cursor}` : ''}`,
+          ws.readKey,
+        );
         expect(res.status).toBe(200);
         items.push(...res.body.projects);
         cursor = res.body.cursor;
@@ -80,8 +95,14 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
   it('keeps the project limit and its slot accounting through a storm of mixed operations across endpoints', async () => {
     const LIMIT = 20;
     const ws = await t.provision({ name: 'Storm', projectLimit: LIMIT });
-    const pilot = (await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, { email: 'storm@example.com', role: 'pilot' })).body.id as string;
-    const hook = await call('POST', '/v1/webhooks', ws.fullKey, { name: 'Storm feed', url: 'https://127.0.0.1:9/hook', event_types: ['project.created'] });
+    const pilot = (
+      await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, { email: 'storm@example.com', role: 'pilot' })
+    ).body.id as string;
+    const hook = await call('POST', '/v1/webhooks', ws.fullKey, {
+      name: 'Storm feed',
+      url: 'https://127.0.0.1:9/hook',
+      event_types: ['project.created'],
+    });
     expect(hook.status).toBe(201);
 
     let live = new Set<string>();
@@ -97,28 +118,72 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
       const survivors = before.filter((id) => !toDelete.has(id));
       const jobsOf = new Map<string, string>();
       for (const id of survivors.slice(0, 3)) {
-        const job = await call('POST', `/v1/projects/${id}/jobs`, ws.fullKey, jobBody('Storm job', { job_pattern: 'recurring', recurring_frequency: 'daily', end_date: plusDays(today(), 29) }));
+        const job = await call(
+          'POST',
+          `/v1/projects/${id}/jobs`,
+          ws.fullKey,
+          jobBody('Storm job', {
+            job_pattern: 'recurring',
+            recurring_frequency: 'daily',
+            end_date: plusDays(today(), 29),
+          }),
+        );
         expect(job.status).toBe(201);
         jobsOf.set(id, job.body.id);
       }
       type Op = { kind: string; run: () => Promise<HttpResult> };
       const ops: Op[] = [
-        ...Array.from({ length: 25 }, (_, i) => ({ kind: 'create', run: () => call('POST', '/v1/projects', ws.fullKey, projectBody(`Storm ${round}.${i}`)) })),
+        ...Array.from({ length: 25 }, (_, i) => ({
+          kind: 'create',
+          run: () => call('POST', '/v1/projects', ws.fullKey, projectBody(`Storm ${round}.${i}`)),
+        })),
         ...[...toDelete].map((id) => ({ kind: 'delete', run: () => call('DELETE', `/v1/projects/${id}`, ws.fullKey) })),
         ...survivors.flatMap((id, i) => [
-          { kind: 'patch', run: () => call('PATCH', `/v1/projects/${id}`, ws.fullKey, { name: `Renamed ${round}.${i}` }) },
-          { kind: 'patch', run: () => call('PATCH', `/v1/projects/${id}`, ws.fullKey, { laanc_number: `L-${round}-${i}` }) },
-          { kind: 'archive', run: () => call('POST', `/v1/projects/${id}/archive`, ws.fullKey, { archived: i % 2 === 0 }) },
-          { kind: 'create-job', run: () => call('POST', `/v1/projects/${id}/jobs`, ws.fullKey, jobBody(`Job ${round}.${i}`)) },
+          {
+            kind: 'patch',
+            run: () => call('PATCH', `/v1/projects/${id}`, ws.fullKey, { name: `Renamed ${round}.${i}` }),
+          },
+          {
+            kind: 'patch',
+            run: () => call('PATCH', `/v1/projects/${id}`, ws.fullKey, { laanc_number: `L-${round}-${i}` }),
+          },
+          {
+            kind: 'archive',
+            run: () => call('POST', `/v1/projects/${id}/archive`, ws.fullKey, { archived: i % 2 === 0 }),
+          },
+          {
+            kind: 'create-job',
+            run: () => call('POST', `/v1/projects/${id}/jobs`, ws.fullKey, jobBody(`Job ${round}.${i}`)),
+          },
         ]),
         ...[...jobsOf].flatMap(([projectId, jobId]) => [
-          { kind: 'assign', run: () => call('POST', `/v1/projects/${projectId}/jobs/${jobId}/assign`, ws.fullKey, { pilots: [pilot] }) },
-          { kind: 'unassign', run: () => call('POST', `/v1/projects/${projectId}/jobs/${jobId}/unassign`, ws.fullKey, { pilots: [pilot] }) },
-          { kind: 'patch-job', run: () => call('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, ws.fullKey, { recurring_interval: 2 + round }) },
+          {
+            kind: 'assign',
+            run: () => call('POST', `/v1/projects/${projectId}/jobs/${jobId}/assign`, ws.fullKey, { pilots: [pilot] }),
+          },
+          {
+            kind: 'unassign',
+            run: () =>
+              call('POST', `/v1/projects/${projectId}/jobs/${jobId}/unassign`, ws.fullKey, { pilots: [pilot] }),
+          },
+          {
+            kind: 'patch-job',
+            run: () =>
+              call('PATCH', `/v1/projects/${projectId}/jobs/${jobId}`, ws.fullKey, { recurring_interval: 2 + round }),
+          },
         ]),
-        ...Array.from({ length: 4 }, (_, i) => ({ kind: 'job-type', run: () => call('POST', '/v1/job-types', ws.fullKey, { name: `Type ${round}.${i}` }) })),
-        { kind: 'webhook', run: () => call('PATCH', `/v1/webhooks/${hook.body.id}`, ws.fullKey, { name: `Storm feed ${round}` }) },
-        ...Array.from({ length: 6 }, () => ({ kind: 'read', run: () => call('GET', '/v1/team?role=pilot', ws.readKey) })),
+        ...Array.from({ length: 4 }, (_, i) => ({
+          kind: 'job-type',
+          run: () => call('POST', '/v1/job-types', ws.fullKey, { name: `Type ${round}.${i}` }),
+        })),
+        {
+          kind: 'webhook',
+          run: () => call('PATCH', `/v1/webhooks/${hook.body.id}`, ws.fullKey, { name: `Storm feed ${round}` }),
+        },
+        ...Array.from({ length: 6 }, () => ({
+          kind: 'read',
+          run: () => call('GET', '/v1/team?role=pilot', ws.readKey),
+        })),
         ...Array.from({ length: 4 }, () => ({ kind: 'read', run: () => call('GET', '/v1/events', ws.readKey) })),
       ];
       const results = await Promise.all(shuffle(ops).map(async (op) => ({ kind: op.kind, res: await op.run() })));
@@ -128,7 +193,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
         create: [201, 429], delete: [204], patch: [200], archive: [200], 'create-job': [201],
         assign: [200], unassign: [200, 404], 'patch-job': [200], 'job-type': [201], webhook: [200], read: [200],
       }; // prettier-ignore
-      const off = results.filter(({ kind, res }) => !allowed[kind].includes(res.status)).map(({ kind, res }) => `${kind}: ${res.status} ${res.text}`);
+      const off = results
+        .filter(({ kind, res }) => !allowed[kind].includes(res.status))
+        .map(({ kind, res }) => `${kind}: ${res.status} ${res.text}`);
       expect(off).toEqual([]);
       for (const { res } of results.filter((r) => r.res.status === 429)) {
         expect(res.body).toEqual({ message: 'Project limit reached for the workspace plan' });
@@ -147,12 +214,17 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
         maxSlots = Math.max(maxSlots, slots);
         maxProjects = Math.max(maxProjects, projects);
       }
-      expect({ maxSlots: maxSlots <= LIMIT, maxProjects: maxProjects <= LIMIT }).toEqual({ maxSlots: true, maxProjects: true });
+      expect({ maxSlots: maxSlots <= LIMIT, maxProjects: maxProjects <= LIMIT }).toEqual({
+        maxSlots: true,
+        maxProjects: true,
+      });
       // Every live project holds exactly one slot: none leaked, none shared.
       expect(slots).toBe(projects);
 
       // Exact accounting: what was there, minus acknowledged deletions, plus acknowledged creates.
-      const created = results.filter((r) => r.kind === 'create' && r.res.status === 201).map((r) => r.res.body.id as string);
+      const created = results
+        .filter((r) => r.kind === 'create' && r.res.status === 201)
+        .map((r) => r.res.body.id as string);
       const expected = new Set([...survivors, ...created]);
       const listed = (await allProjects(ws)).map((p) => p.id);
       expect(listed.sort()).toEqual([...expected].sort());
@@ -164,7 +236,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
 
     // No slot leaked: with everything deleted, exactly LIMIT creates succeed again.
     await Promise.all([...live].map((id) => call('DELETE', `/v1/projects/${id}`, ws.fullKey)));
-    const refill = await Promise.all(Array.from({ length: LIMIT + 5 }, (_, i) => call('POST', '/v1/projects', ws.fullKey, projectBody(`Refill ${i}`))));
+    const refill = await Promise.all(
+      Array.from({ length: LIMIT + 5 }, (_, i) => call('POST', '/v1/projects', ws.fullKey, projectBody(`Refill ${i}`))),
+    );
     expect(refill.filter((r) => r.status === 201)).toHaveLength(LIMIT);
     expect(refill.filter((r) => r.status === 429)).toHaveLength(5);
     await verifyReadModels();
@@ -174,7 +248,14 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     const ws = await t.provision({ name: 'One job' });
     const pilots: string[] = [];
     for (const name of ['ana', 'ben', 'cleo', 'dev']) {
-      pilots.push((await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, { email: `${name}@example.com`, role: 'pilot' })).body.id);
+      pilots.push(
+        (
+          await t.admin('POST', `/workspaces/${ws.workspaceId}/members`, {
+            email: `${name}@example.com`,
+            role: 'pilot',
+          })
+        ).body.id,
+      );
     }
     const projectId = (await call('POST', '/v1/projects', ws.fullKey, projectBody('One job'))).body.id as string;
     const start = plusDays(today(), 10);
@@ -209,8 +290,14 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     const assignments = Array.from({ length: 24 }, (_, i) => {
       const subset = pilots.filter((_p, j) => (i + j) % 3 !== 0);
       return i % 2 === 0
-        ? call('POST', `${jobPath}/assign`, ws.fullKey, { pilots: subset }).then((res) => ({ kind: 'assign' as const, res }))
-        : call('POST', `${jobPath}/unassign`, ws.fullKey, { pilots: subset }).then((res) => ({ kind: 'unassign' as const, res }));
+        ? call('POST', `${jobPath}/assign`, ws.fullKey, { pilots: subset }).then((res) => ({
+            kind: 'assign' as const,
+            res,
+          }))
+        : call('POST', `${jobPath}/unassign`, ws.fullKey, { pilots: subset }).then((res) => ({
+            kind: 'unassign' as const,
+            res,
+          }));
     });
     const others = [
       ...[1, 2, 3].map((i) => call('PATCH', `/v1/projects/${projectId}`, ws.fullKey, { name: `Project ${i}` })),
@@ -218,7 +305,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
       ...Array.from({ length: 5 }, () => call('GET', `${jobPath}/occurrences`, ws.readKey)),
     ];
     const [patched, assigned] = await Promise.all([
-      Promise.all(shuffle(patches).map((body) => call('PATCH', jobPath, ws.fullKey, body).then((res) => ({ body, res })))),
+      Promise.all(
+        shuffle(patches).map((body) => call('PATCH', jobPath, ws.fullKey, body).then((res) => ({ body, res }))),
+      ),
       Promise.all(assignments),
       Promise.all(others),
     ]);
@@ -253,8 +342,23 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
       } while (next);
       return items;
     };
-    const schedule = ['job_pattern', 'start_date', 'end_date', 'recurring_frequency', 'recurring_interval', 'selected_days_of_week', 'week_of_month', 'weeks_of_month', 'flights_per_occurrence'];
-    const twin = await call('POST', `/v1/projects/${projectId}/jobs`, ws.fullKey, jobBody('Quiet twin', Object.fromEntries(schedule.map((f) => [f, job[f]]))));
+    const schedule = [
+      'job_pattern',
+      'start_date',
+      'end_date',
+      'recurring_frequency',
+      'recurring_interval',
+      'selected_days_of_week',
+      'week_of_month',
+      'weeks_of_month',
+      'flights_per_occurrence',
+    ];
+    const twin = await call(
+      'POST',
+      `/v1/projects/${projectId}/jobs`,
+      ws.fullKey,
+      jobBody('Quiet twin', Object.fromEntries(schedule.map((f) => [f, job[f]]))),
+    );
     expect(twin.status).toBe(201);
     const occurrences = await occurrencesOf(jobPath);
     const expectedOccurrences = await occurrencesOf(`/v1/projects/${projectId}/jobs/${twin.body.id}`);
@@ -262,7 +366,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     // no date inside the window (e.g. every 5th month, a 12-day window): equality with the quiet
     // twin is the check; an empty list is a legitimate answer when the twin has none either.
     expect(occurrences.length).toBe(expectedOccurrences.length);
-    expect(occurrences.map(({ date, flights }) => ({ date, flights }))).toEqual(expectedOccurrences.map(({ date, flights }) => ({ date, flights })));
+    expect(occurrences.map(({ date, flights }) => ({ date, flights }))).toEqual(
+      expectedOccurrences.map(({ date, flights }) => ({ date, flights })),
+    );
 
     // Assigned pilots are the net effect of the acknowledged assigns and unassigns.
     for (const { kind, res } of assigned) {
@@ -279,7 +385,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     const final = shown[0].assigned_pilot_ids;
     for (const pilot of pilots) {
       const added = assigned.filter((a) => a.kind === 'assign' && a.res.body.pilots_assigned.includes(pilot)).length;
-      const removed = assigned.filter((a) => a.kind === 'unassign' && a.res.status === 200 && a.res.body.pilots_removed.includes(pilot)).length;
+      const removed = assigned.filter(
+        (a) => a.kind === 'unassign' && a.res.status === 200 && a.res.body.pilots_removed.includes(pilot),
+      ).length;
       expect({ pilot, net: added - removed }).toEqual({ pilot, net: final.includes(pilot) ? 1 : 0 });
     }
     await verifyReadModels();
@@ -289,25 +397,54 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     const ws = await t.provision({ name: 'Deleters' });
     const projectId = (await call('POST', '/v1/projects', ws.fullKey, projectBody('Doomed'))).body.id as string;
     const keeper = (await call('POST', '/v1/projects', ws.fullKey, projectBody('Keeper'))).body.id as string;
-    const jobId = (await call('POST', `/v1/projects/${keeper}/jobs`, ws.fullKey, jobBody('Doomed job'))).body.id as string;
+    const jobId = (await call('POST', `/v1/projects/${keeper}/jobs`, ws.fullKey, jobBody('Doomed job'))).body
+      .id as string;
     const typeId = (await call('POST', '/v1/job-types', ws.fullKey, { name: 'Doomed type' })).body.id as string;
-    const hookId = (await call('POST', '/v1/webhooks', ws.fullKey, { name: 'Doomed hook', url: 'https://127.0.0.1:9/x', event_types: ['job.created'] })).body.id as string;
+    const hookId = (
+      await call('POST', '/v1/webhooks', ws.fullKey, {
+        name: 'Doomed hook',
+        url: 'https://127.0.0.1:9/x',
+        event_types: ['job.created'],
+      })
+    ).body.id as string;
 
     const targets = [
-      { path: `/v1/projects/${projectId}`, stream: `project-${projectId}`, patch: (i: number) => ({ name: `Racing ${i}` }), notFound: 'Project not found' },
-      { path: `/v1/projects/${keeper}/jobs/${jobId}`, stream: `job-${jobId}`, patch: (i: number) => ({ name: `Racing ${i}` }), notFound: 'Job not found' },
-      { path: `/v1/webhooks/${hookId}`, stream: `webhook-${hookId}`, patch: (i: number) => ({ name: `Racing ${i}` }), notFound: 'Webhook not found' },
+      {
+        path: `/v1/projects/${projectId}`,
+        stream: `project-${projectId}`,
+        patch: (i: number) => ({ name: `Racing ${i}` }),
+        notFound: 'Project not found',
+      },
+      {
+        path: `/v1/projects/${keeper}/jobs/${jobId}`,
+        stream: `job-${jobId}`,
+        patch: (i: number) => ({ name: `Racing ${i}` }),
+        notFound: 'Job not found',
+      },
+      {
+        path: `/v1/webhooks/${hookId}`,
+        stream: `webhook-${hookId}`,
+        patch: (i: number) => ({ name: `Racing ${i}` }),
+        notFound: 'Webhook not found',
+      },
       { path: `/v1/job-types/${typeId}`, stream: `job-type-${typeId}`, patch: null, notFound: 'Job Type not found' },
     ];
     for (const target of targets) {
       const requests = shuffle([
-        ...Array.from({ length: 10 }, () => call('DELETE', target.path, ws.fullKey).then((res) => ({ kind: 'delete', res }))),
-        ...(target.patch ? Array.from({ length: 10 }, (_, i) => call('PATCH', target.path, ws.fullKey, target.patch!(i)).then((res) => ({ kind: 'patch', res }))) : []),
+        ...Array.from({ length: 10 }, () =>
+          call('DELETE', target.path, ws.fullKey).then((res) => ({ kind: 'delete', res })),
+        ),
+        ...(target.patch
+          ? Array.from({ length: 10 }, (_, i) =>
+              call('PATCH', target.path, ws.fullKey, target.patch!(i)).then((res) => ({ kind: 'patch', res })),
+            )
+          : []),
       ]);
       const results = await Promise.all(requests);
       const deletes = results.filter((r) => r.kind === 'delete');
       expect(deletes.filter((r) => r.res.status === 204)).toHaveLength(1);
-      for (const r of deletes.filter((d) => d.res.status !== 204)) expect({ status: r.res.status, body: r.res.body }).toEqual({ status: 404, body: { message: target.notFound } });
+      for (const r of deletes.filter((d) => d.res.status !== 204))
+        expect({ status: r.res.status, body: r.res.body }).toEqual({ status: 404, body: { message: target.notFound } });
       for (const r of results.filter((p) => p.kind === 'patch')) expect([200, 404]).toContain(r.res.status);
       // The deletion is the last event of the stream: no change was accepted after it.
       const events = (await feed(ws)).filter((e) => e.stream === target.stream);
@@ -323,11 +460,19 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     const b = await t.provision({ name: 'Limit B', projectLimit: 7 });
     const results = await Promise.all(
       shuffle([
-        ...Array.from({ length: 30 }, (_, i) => call('POST', '/v1/projects', a.fullKey, projectBody(`A${i}`)).then((res) => ({ ws: 'a', res }))),
-        ...Array.from({ length: 30 }, (_, i) => call('POST', '/v1/projects', b.fullKey, projectBody(`B${i}`)).then((res) => ({ ws: 'b', res }))),
+        ...Array.from({ length: 30 }, (_, i) =>
+          call('POST', '/v1/projects', a.fullKey, projectBody(`A${i}`)).then((res) => ({ ws: 'a', res })),
+        ),
+        ...Array.from({ length: 30 }, (_, i) =>
+          call('POST', '/v1/projects', b.fullKey, projectBody(`B${i}`)).then((res) => ({ ws: 'b', res })),
+        ),
       ]),
     );
-    const createdBy = (ws: string) => results.filter((r) => r.ws === ws && r.res.status === 201).map((r) => r.res.body.id as string).sort();
+    const createdBy = (ws: string) =>
+      results
+        .filter((r) => r.ws === ws && r.res.status === 201)
+        .map((r) => r.res.body.id as string)
+        .sort();
     expect(createdBy('a')).toHaveLength(5);
     expect(createdBy('b')).toHaveLength(7);
     expect(results.filter((r) => r.res.status !== 201).every((r) => r.res.status === 429)).toBe(true);
@@ -354,14 +499,21 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
       const started = Date.now();
       while (Date.now() - started < 150 || creates.length < 30) {
         const sentAt = Date.now();
-        creates.push(call('POST', `/v1/projects/${projectId}/jobs`, ws.fullKey, jobBody(`Typed ${round}`, { type: typeId })).then((res) => ({ sentAt, res })));
+        creates.push(
+          call('POST', `/v1/projects/${projectId}/jobs`, ws.fullKey, jobBody(`Typed ${round}`, { type: typeId })).then(
+            (res) => ({ sentAt, res }),
+          ),
+        );
         await new Promise((r) => setTimeout(r, 2));
       }
       expect((await deletion).status).toBe(204);
       for (const { sentAt, res } of await Promise.all(creates)) {
         if (sentAt > deletedAt) {
           refusedAfter += 1;
-          expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: expect.stringMatching(/type/) } });
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 400,
+            body: { message: expect.stringMatching(/type/) },
+          });
         } else {
           expect([201, 400]).toContain(res.status);
         }

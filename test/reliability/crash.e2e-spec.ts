@@ -38,12 +38,34 @@ import { startServiceProcess } from '../support/service-start';
 const profile = reliabilityProfile();
 const P = profile.crash;
 
-const STATUSES = ['draft', 'not_started', 'planned', 'in_progress', 'completed', 'on_hold', 'weather_delayed', 'technical_issues', 'cancelled', 'aborted'];
+const STATUSES = [
+  'draft',
+  'not_started',
+  'planned',
+  'in_progress',
+  'completed',
+  'on_hold',
+  'weather_delayed',
+  'technical_issues',
+  'cancelled',
+  'aborted',
+];
 const PRIORITIES = ['low', 'medium', 'high'];
-const ALL_EVENT_TYPES = ['project.created', 'project.updated', 'project.deleted', 'job.created', 'job.updated', 'job.deleted', 'job_type.created', 'job_type.deleted'];
+const ALL_EVENT_TYPES = [
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'job.created',
+  'job.updated',
+  'job.deleted',
+  'job_type.created',
+  'job_type.deleted',
+];
 const PROJECT_START = '2030-01-01';
 /** Short retries so retries happen many times within a run; enough attempts to outlast any outage here. */
-const RETRY_DELAYS_MS = [0, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000, 2000, 5000, 5000, 5000, 5000, 5000];
+const RETRY_DELAYS_MS = [
+  0, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000, 2000, 5000, 5000, 5000, 5000, 5000,
+];
 /**
  * After a SIGKILL the dead process's leases stay in force until they expire (webhook-dispatcher.ts):
  * the fan-out lease (15 s) and the claim on a delivery that was in flight (request timeout 15 s +
@@ -114,7 +136,13 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   let service: ServiceProcess;
   let api: ServiceClient;
   let tenant: Tenant;
-  const subscriptions: { id: string; path: string; eventTypes: string[]; verifier: Webhook; createdPosition: number }[] = [];
+  const subscriptions: {
+    id: string;
+    path: string;
+    eventTypes: string[];
+    verifier: Webhook;
+    createdPosition: number;
+  }[] = [];
 
   const projects = new Map<string, Tracked>();
   const jobs = new Map<string, Tracked>();
@@ -221,10 +249,24 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       ['/hooks/lifecycle', ['project.created', 'project.deleted', 'job.deleted']],
     ] as const) {
       receiver.respond(path, (request) => answer(request));
-      const created = await api.createWebhook(tenant.fullKey, { name: `Crash ${path}`, url: receiver.url(path), event_types: [...eventTypes] });
-      subscriptions.push({ id: created.id, path, eventTypes: [...eventTypes], verifier: new Webhook(created.secret), createdPosition: 0 });
+      const created = await api.createWebhook(tenant.fullKey, {
+        name: `Crash ${path}`,
+        url: receiver.url(path),
+        event_types: [...eventTypes],
+      });
+      subscriptions.push({
+        id: created.id,
+        path,
+        eventTypes: [...eventTypes],
+        verifier: new Webhook(created.secret),
+        createdPosition: 0,
+      });
     }
-    const created = await api.listAll<{ stream: string; position: number }>('/v1/events?type=webhook.created', tenant.readKey, 'events');
+    const created = await api.listAll<{ stream: string; position: number }>(
+      '/v1/events?type=webhook.created',
+      tenant.readKey,
+      'events',
+    );
     for (const sub of subscriptions) {
       sub.createdPosition = created.find((e) => e.stream === `webhook-${sub.id}`)?.position ?? 0;
       expect(sub.createdPosition).toBeGreaterThan(0);
@@ -267,7 +309,17 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   };
 
   const track = (kind: Tracked['kind'], id: string, projectId: string | null, fields: Map<string, Scalar>): Tracked => {
-    const t: Tracked = { kind, id, projectId, fields, pending: new Map(), writing: new Set(), busy: 0, state: 'live', deleteInFlight: false };
+    const t: Tracked = {
+      kind,
+      id,
+      projectId,
+      fields,
+      pending: new Map(),
+      writing: new Set(),
+      busy: 0,
+      state: 'live',
+      deleteInFlight: false,
+    };
     if (kind === 'project') {
       projects.set(id, t);
       jobsOf.set(id, new Set());
@@ -293,7 +345,13 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       ['laanc_number', null],
       ['archived', false],
     ]);
-    const body = { name: fields.get('name'), description: fields.get('description'), status: fields.get('status'), start_date: PROJECT_START, external_id: fields.get('external_id') };
+    const body = {
+      name: fields.get('name'),
+      description: fields.get('description'),
+      status: fields.get('status'),
+      start_date: PROJECT_START,
+      external_id: fields.get('external_id'),
+    };
     const out = await send(client, 'POST', '/v1/projects', body);
     if (out.kind === 'unknown') unknownCreates.push({ kind: 'project', externalId: `c-${n}`, projectId: null, fields });
     if (out.kind !== 'answered') return;
@@ -314,11 +372,19 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       ['inspection_notes', null],
       ['external_id', `jc-${n}`],
     ]);
-    const body = { name: `J${n}`, description: `Job ${n}`, type: 'wind_turbine', job_pattern: 'one_time', start_date: plusDays(today(), 30), external_id: `jc-${n}` };
+    const body = {
+      name: `J${n}`,
+      description: `Job ${n}`,
+      type: 'wind_turbine',
+      job_pattern: 'one_time',
+      start_date: plusDays(today(), 30),
+      external_id: `jc-${n}`,
+    };
     project.busy += 1;
     try {
       const out = await send(client, 'POST', `/v1/projects/${project.id}/jobs`, body);
-      if (out.kind === 'unknown') unknownCreates.push({ kind: 'job', externalId: `jc-${n}`, projectId: project.id, fields });
+      if (out.kind === 'unknown')
+        unknownCreates.push({ kind: 'job', externalId: `jc-${n}`, projectId: project.id, fields });
       if (out.kind !== 'answered') return;
       if (out.res.status !== 201) return unexpected(`create job in ${project.id}`, out.res);
       acked();
@@ -353,7 +419,8 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
     target.busy += 1;
     if (owner) owner.busy += 1;
     try {
-      const base = target.kind === 'project' ? `/v1/projects/${target.id}` : `/v1/projects/${target.projectId}/jobs/${target.id}`;
+      const base =
+        target.kind === 'project' ? `/v1/projects/${target.id}` : `/v1/projects/${target.projectId}/jobs/${target.id}`;
       const out =
         field === 'archived'
           ? await send(client, 'POST', `${base}/archive`, { archived: value })
@@ -371,10 +438,13 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   }
 
   async function patchSomething(client: RawHttpClient, kind: 'project' | 'job') {
-    const candidates = live(kind === 'project' ? projects : jobs).filter((t) => t.kind === 'job' ? projects.get(t.projectId!)!.state === 'live' : true);
+    const candidates = live(kind === 'project' ? projects : jobs).filter((t) =>
+      t.kind === 'job' ? projects.get(t.projectId!)!.state === 'live' : true,
+    );
     const target = pick(candidates);
     if (!target) return;
-    const generators = kind === 'project' ? { ...PROJECT_FIELDS, archived: () => !target.fields.get('archived') } : JOB_FIELDS;
+    const generators =
+      kind === 'project' ? { ...PROJECT_FIELDS, archived: () => !target.fields.get('archived') } : JOB_FIELDS;
     const field = pick(Object.keys(generators).filter((f) => !target.writing.has(f)));
     if (!field) return;
     await writeField(client, target, field, generators[field]());
@@ -459,8 +529,16 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   async function projectionStatus(client: RawHttpClient) {
-    const res = await client.request({ method: 'GET', path: '/v1/admin/projections', token: adminToken, timeoutMs: 5_000 });
-    return res.body.projections as { name: string; rebuild: { state: string; processed: number; head: number } | null }[];
+    const res = await client.request({
+      method: 'GET',
+      path: '/v1/admin/projections',
+      token: adminToken,
+      timeoutMs: 5_000,
+    });
+    return res.body.projections as {
+      name: string;
+      rebuild: { state: string; processed: number; head: number } | null;
+    }[];
   }
 
   /** How long a rebuild of every projection takes on the seeded store (ms), measured once. */
@@ -468,7 +546,12 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
 
   async function measureRebuild() {
     const started = Date.now();
-    const res = await api.request({ method: 'POST', path: '/v1/admin/projections/rebuild', token: adminToken, json: {} });
+    const res = await api.request({
+      method: 'POST',
+      path: '/v1/admin/projections/rebuild',
+      token: adminToken,
+      json: {},
+    });
     expect(res.status).toBe(202);
     for (;;) {
       const states = (await projectionStatus(api.http)).map((p) => p.rebuild?.state);
@@ -512,9 +595,15 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   function shadowState(): Map<string, string> {
     return peek('read-models.db', (db) => {
       const state = new Map<string, string>();
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '*__next'").all() as { name: string }[];
-      for (const { name } of tables) state.set(name, String((db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n));
-      const checkpoints = db.prepare("SELECT name, position FROM checkpoints WHERE name GLOB '*__next'").all() as { name: string; position: number }[];
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '*__next'")
+        .all() as { name: string }[];
+      for (const { name } of tables)
+        state.set(name, String((db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n));
+      const checkpoints = db.prepare("SELECT name, position FROM checkpoints WHERE name GLOB '*__next'").all() as {
+        name: string;
+        position: number;
+      }[];
       for (const { name, position } of checkpoints) state.set(`checkpoint ${name}`, String(position));
       return state;
     });
@@ -523,8 +612,17 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   /** The webhook queue as the kill left it: the fan-out checkpoint and every delivery with its status. */
   function queueState(): { fannedOutTo: number; deliveries: Map<string, string> } {
     return peek('webhooks.db', (db) => ({
-      fannedOutTo: (db.prepare("SELECT position FROM webhook_fanout WHERE name = 'fanout'").get() as { position: number } | undefined)?.position ?? 0,
-      deliveries: new Map((db.prepare('SELECT id, status FROM webhook_deliveries').all() as { id: string; status: string }[]).map((r) => [r.id, r.status])),
+      fannedOutTo:
+        (
+          db.prepare("SELECT position FROM webhook_fanout WHERE name = 'fanout'").get() as
+            { position: number } | undefined
+        )?.position ?? 0,
+      deliveries: new Map(
+        (db.prepare('SELECT id, status FROM webhook_deliveries').all() as { id: string; status: string }[]).map((r) => [
+          r.id,
+          r.status,
+        ]),
+      ),
     }));
   }
   let queueAtKill: ReturnType<typeof queueState> | null = null;
@@ -559,7 +657,12 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
         figures.killsDuringWrites += 1;
       } else if (mode === 'rebuild') {
         await sleep(100 + randomInt(300));
-        const started = await client.request({ method: 'POST', path: '/v1/admin/projections/rebuild', token: adminToken, json: {} });
+        const started = await client.request({
+          method: 'POST',
+          path: '/v1/admin/projections/rebuild',
+          token: adminToken,
+          json: {},
+        });
         expect(started.status).toBe(202);
         // At a random moment within the time a full rebuild took on this store when idle (under
         // this load it takes longer). Asking the service for its progress instead does not work:
@@ -586,7 +689,10 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       lastShadowState = shadows;
       if (rebuildKill) {
         if (touched.length > 0) figures.killsDuringRebuild += 1;
-        note = touched.length > 0 ? `inside the rebuild: ${touched.filter((n) => !n.startsWith('checkpoint')).join(', ')} half-built` : 'after the rebuild had finished';
+        note =
+          touched.length > 0
+            ? `inside the rebuild: ${touched.filter((n) => !n.startsWith('checkpoint')).join(', ')} half-built`
+            : 'after the rebuild had finished';
       }
       await Promise.all(writers);
       // Everything uncertain was resolved by the previous check: what is uncertain now was in flight at this kill.
@@ -597,7 +703,10 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   }
 
   const pendingWrites = () =>
-    [...projects.values(), ...jobs.values()].reduce((n, t) => n + [...t.pending.values()].reduce((m, v) => m + v.length, 0), 0);
+    [...projects.values(), ...jobs.values()].reduce(
+      (n, t) => n + [...t.pending.values()].reduce((m, v) => m + v.length, 0),
+      0,
+    );
   const inFlightDeletes = () => [...projects.values(), ...jobs.values()].filter((t) => t.deleteInFlight).length;
 
   /** The outcome of an uncertain deletion is known: count it, and drop what can no longer be compared. */
@@ -621,7 +730,9 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       const allowed = [value, ...(t.pending.get(field) ?? [])];
       const actual = doc[field] as Scalar;
       if (!allowed.some((a) => a === actual)) {
-        problems.push(`${t.kind} ${t.id}: ${field} is ${JSON.stringify(actual)}, expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`);
+        problems.push(
+          `${t.kind} ${t.id}: ${field} is ${JSON.stringify(actual)}, expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`,
+        );
         continue;
       }
       if (t.pending.has(field)) {
@@ -642,7 +753,9 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       let t = tracked.get(id);
       if (!t) {
         // Not acknowledged: it must be a create that was in flight at a kill, complete as sent.
-        const index = unknownCreates.findIndex((u) => u.kind === kind && u.externalId === doc.external_id && u.projectId === scope);
+        const index = unknownCreates.findIndex(
+          (u) => u.kind === kind && u.externalId === doc.external_id && u.projectId === scope,
+        );
         if (index === -1) {
           problems.push(`${kind} ${id} exists but was never created (external_id ${String(doc.external_id)})`);
           continue;
@@ -683,24 +796,36 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       if (project.state === 'deleted') {
         for (const jobId of jobsOf.get(project.id)!) {
           const job = jobs.get(jobId)!;
-          if (job.state === 'live') problems.push(`job ${jobId} is live in the model under deleted project ${project.id}`);
+          if (job.state === 'live')
+            problems.push(`job ${jobId} is live in the model under deleted project ${project.id}`);
           if (job.state !== 'deleted') settleDeletion(job, true);
         }
         continue;
       }
-      const projectJobs = await api.listAll<Record<string, unknown>>(`/v1/projects/${project.id}/jobs`, tenant.readKey, 'jobs');
+      const projectJobs = await api.listAll<Record<string, unknown>>(
+        `/v1/projects/${project.id}/jobs`,
+        tenant.readKey,
+        'jobs',
+      );
       reconcile('job', projectJobs, project.id);
     }
     // Creates that were in flight and are nowhere to be seen did not happen (all or nothing).
     figures.uncertainNotApplied += unknownCreates.length;
     unknownCreates = [];
 
-    const verify = await api.request({ method: 'POST', path: '/v1/admin/events/verify', token: adminToken, timeoutMs: 120_000 });
+    const verify = await api.request({
+      method: 'POST',
+      path: '/v1/admin/events/verify',
+      token: adminToken,
+      timeoutMs: 120_000,
+    });
     expect(verify.status).toBe(200);
     figures.verifyRuns += 1;
     figures.documentsVerified += verify.body.documents;
     if (verify.body.differences.length > 0 || verify.body.truncated) {
-      problems.push(`${label}: read models differ from a replay: ${JSON.stringify(verify.body.differences.slice(0, 3))}`);
+      problems.push(
+        `${label}: read models differ from a replay: ${JSON.stringify(verify.body.differences.slice(0, 3))}`,
+      );
     }
     // No delivery was lost at the kill: every one owed for an event the fan-out had passed was
     // taken by the receiver or still queued; later events are fanned out again from the
@@ -711,16 +836,28 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
         if (owed.position > fannedOutTo) continue;
         figures.deliveriesCheckedAtKill += 1;
         const status = deliveries.get(owed.id);
-        if (status === 'succeeded' && !deliveredAtKill.has(owed.id)) problems.push(`${label}: delivery ${owed.id} settled as succeeded but never reached the receiver`);
-        if (status !== 'pending' && !deliveredAtKill.has(owed.id)) problems.push(`${label}: delivery ${owed.id} (event at ${owed.position}) is ${status ?? 'not queued'} and was never delivered`);
+        if (status === 'succeeded' && !deliveredAtKill.has(owed.id))
+          problems.push(`${label}: delivery ${owed.id} settled as succeeded but never reached the receiver`);
+        if (status !== 'pending' && !deliveredAtKill.has(owed.id))
+          problems.push(
+            `${label}: delivery ${owed.id} (event at ${owed.position}) is ${status ?? 'not queued'} and was never delivered`,
+          );
       }
       queueAtKill = null;
     }
     // Every uncertain request got its outcome: the model is exact again before the next kill.
-    const unresolved = pendingWrites() + inFlightDeletes() + [...projects.values(), ...jobs.values()].filter((t) => t.state === 'maybe_deleted').length;
+    const unresolved =
+      pendingWrites() +
+      inFlightDeletes() +
+      [...projects.values(), ...jobs.values()].filter((t) => t.state === 'maybe_deleted').length;
     if (unresolved > 0) problems.push(`${label}: ${unresolved} uncertain writes were not resolved`);
-    if (figures.uncertainApplied + figures.uncertainNotApplied + figures.uncertainMoot !== figures.writesInFlightAtKill) {
-      problems.push(`${label}: ${figures.writesInFlightAtKill} writes in flight at kills, but ${figures.uncertainApplied + figures.uncertainNotApplied + figures.uncertainMoot} resolved`);
+    if (
+      figures.uncertainApplied + figures.uncertainNotApplied + figures.uncertainMoot !==
+      figures.writesInFlightAtKill
+    ) {
+      problems.push(
+        `${label}: ${figures.writesInFlightAtKill} writes in flight at kills, but ${figures.uncertainApplied + figures.uncertainNotApplied + figures.uncertainMoot} resolved`,
+      );
     }
     figures.acknowledgedWritesChecked += ackedSinceLastCheck;
     ackedSinceLastCheck = 0;
@@ -757,7 +894,10 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       }
       // Every mode really happened at least once: a crash during a rebuild or during retries that
       // never came about would make those claims hollow.
-      expect({ killsDuringRebuild: figures.killsDuringRebuild > 0, killsDuringRetries: figures.killsDuringRetries > 0 }).toEqual({
+      expect({
+        killsDuringRebuild: figures.killsDuringRebuild > 0,
+        killsDuringRetries: figures.killsDuringRetries > 0,
+      }).toEqual({
         killsDuringRebuild: true,
         killsDuringRetries: true,
       });
@@ -789,11 +929,16 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
       expect(badSignatures).toEqual([]);
 
       // An acknowledged project deletion took every job that was ever created in it.
-      const feed = await api.listAll<{ type: string; stream: string; change: any }>('/v1/events?type=job.created,job.deleted', tenant.readKey, 'events');
+      const feed = await api.listAll<{ type: string; stream: string; change: any }>(
+        '/v1/events?type=job.created,job.deleted',
+        tenant.readKey,
+        'events',
+      );
       const createdIn = new Map<string, string[]>();
       const deletedJobs = new Set<string>();
       for (const event of feed) {
-        if (event.type === 'job.created') createdIn.set(event.change.project_id, [...(createdIn.get(event.change.project_id) ?? []), event.change.id]);
+        if (event.type === 'job.created')
+          createdIn.set(event.change.project_id, [...(createdIn.get(event.change.project_id) ?? []), event.change.id]);
         if (event.type === 'job.deleted') deletedJobs.add(event.change.id ?? event.stream.replace(/^job-/, ''));
       }
       for (const projectId of deletedProjectsAcked) {

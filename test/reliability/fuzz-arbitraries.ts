@@ -14,12 +14,43 @@ import type { RouteInfo } from '../support/route-inventory';
  * targets, and a generated URL must never make it send anything off this machine.
  */
 
-export const STATUSES = ['draft', 'not_started', 'planned', 'in_progress', 'completed', 'on_hold', 'weather_delayed', 'technical_issues', 'cancelled', 'aborted', 'other'];
+export const STATUSES = [
+  'draft',
+  'not_started',
+  'planned',
+  'in_progress',
+  'completed',
+  'on_hold',
+  'weather_delayed',
+  'technical_issues',
+  'cancelled',
+  'aborted',
+  'other',
+];
 const PRIORITIES = ['low', 'medium', 'high'];
 const PATTERNS = ['one_time', 'recurring'];
 const FREQUENCIES = ['daily', 'weekly', 'monthly', 'yearly', 'flexible'];
-const CAPTURE_TYPES = ['drone_inspection', 'thermal_inspection', 'video_capture', '3d_mapping', 'lidar_scan', 'orthomosaic', 'ground_smartphone', 'ground_360', 'panorama'];
-const EVENT_TYPES = ['project.created', 'project.updated', 'project.deleted', 'job.created', 'job.updated', 'job.deleted', 'job_type.created', 'job_type.deleted'];
+const CAPTURE_TYPES = [
+  'drone_inspection',
+  'thermal_inspection',
+  'video_capture',
+  '3d_mapping',
+  'lidar_scan',
+  'orthomosaic',
+  'ground_smartphone',
+  'ground_360',
+  'panorama',
+];
+const EVENT_TYPES = [
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'job.created',
+  'job.updated',
+  'job.deleted',
+  'job_type.created',
+  'job_type.deleted',
+];
 const ROLES = ['root', 'project_manager', 'ops_lead', 'pilot', 'client'];
 
 // ---------------------------------------------------------------------------------------------
@@ -86,7 +117,12 @@ function boundedString(min: number, max: number): fc.Arbitrary<string> {
   const lengths = [...new Set([min - 1, min, max, max + 1].filter((n) => n >= 0))];
   return fc.oneof(
     { arbitrary: fc.string({ minLength: Math.max(min, 1), maxLength: Math.min(max, 40) }).map(str), weight: 6 },
-    { arbitrary: fc.tuple(fc.constantFrom(...lengths), fc.constantFrom('a', '😀', 'e\u0301', '\u0000', ' ', 'ß')).map(([n, u]) => str(repeat(u, n))), weight: 3 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom(...lengths), fc.constantFrom('a', '😀', 'e\u0301', '\u0000', ' ', 'ß'))
+        .map(([n, u]) => str(repeat(u, n))),
+      weight: 3,
+    },
     { arbitrary: unicodeString.map(str), weight: 2 },
     { arbitrary: fc.constant(str(repeat('x', 100_000))), weight: 1 },
     { arbitrary: junkValue, weight: 2 },
@@ -96,7 +132,12 @@ function boundedString(min: number, max: number): fc.Arbitrary<string> {
 function oneOf(values: readonly (string | number)[]): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.constantFrom(...values).map((v) => JSON.stringify(v)), weight: 6 },
-    { arbitrary: fc.constantFrom(...values).map((v) => JSON.stringify(typeof v === 'string' ? v.toUpperCase() : String(v))), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...values)
+        .map((v) => JSON.stringify(typeof v === 'string' ? v.toUpperCase() : String(v))),
+      weight: 1,
+    },
     { arbitrary: fc.constantFrom(...values).map((v) => (typeof v === 'string' ? str(` ${v}`) : `${v}.5`)), weight: 1 },
     { arbitrary: junkValue, weight: 2 },
   );
@@ -148,8 +189,13 @@ function listOf(item: fc.Arbitrary<string>, maxItems: number): fc.Arbitrary<stri
   );
 }
 
-const bool = fc.oneof({ arbitrary: fc.constantFrom('true', 'false'), weight: 5 }, { arbitrary: fc.constantFrom('"true"', '1', '0', 'null', '"false"'), weight: 2 }, { arbitrary: junkValue, weight: 1 });
-const nullable = (value: fc.Arbitrary<string>) => fc.oneof({ arbitrary: value, weight: 5 }, { arbitrary: fc.constant('null'), weight: 1 });
+const bool = fc.oneof(
+  { arbitrary: fc.constantFrom('true', 'false'), weight: 5 },
+  { arbitrary: fc.constantFrom('"true"', '1', '0', 'null', '"false"'), weight: 2 },
+  { arbitrary: junkValue, weight: 1 },
+);
+const nullable = (value: fc.Arbitrary<string>) =>
+  fc.oneof({ arbitrary: value, weight: 5 }, { arbitrary: fc.constant('null'), weight: 1 });
 
 /** Webhook URLs: loopback only (see the file comment); everything else is one a service must refuse. */
 const webhookUrl = fc.oneof(
@@ -193,7 +239,18 @@ function jobFields(fixture: Fixture, update: boolean): Field[] {
   const maybeNull = (v: fc.Arbitrary<string>) => (update ? nullable(v) : v);
   return [
     { name: 'name', value: boundedString(1, 100), required: !update },
-    { name: 'type', value: oneOf(['wind_turbine', 'cell_tower', 'drone_inspection', fixture.jobTypeId, fixture.foreign.jobTypeId, 'job_type_missing']), required: !update },
+    {
+      name: 'type',
+      value: oneOf([
+        'wind_turbine',
+        'cell_tower',
+        'drone_inspection',
+        fixture.jobTypeId,
+        fixture.foreign.jobTypeId,
+        'job_type_missing',
+      ]),
+      required: !update,
+    },
     { name: 'job_pattern', value: oneOf(PATTERNS), required: !update },
     { name: 'start_date', value: date({ recent: true }), required: !update },
     { name: 'status', value: oneOf(STATUSES) },
@@ -219,7 +276,10 @@ const ids = (values: string[]) => oneOf(values);
 
 /** The fields of each route's body, by `METHOD path`; routes not listed get objects of junk. */
 export function bodySchemas(fixture: Fixture): Record<string, Field[]> {
-  const pilots = listOf(fc.oneof(ids([fixture.pilotId, fixture.memberId, fixture.foreign.memberId]), unicodeString.map(str)), 100);
+  const pilots = listOf(
+    fc.oneof(ids([fixture.pilotId, fixture.memberId, fixture.foreign.memberId]), unicodeString.map(str)),
+    100,
+  );
   return {
     'POST /v1/projects': projectFields(false),
     'PATCH /v1/projects/:projectId': projectFields(true),
@@ -274,7 +334,26 @@ export function bodySchemas(fixture: Fixture): Record<string, Field[]> {
   };
 }
 
-const EXTRA_KEYS = ['__proto__', 'constructor', 'prototype', '$set', '$where', '_id', 'id', 'workspace_id', 'created', 'updated', 'created_by', 'secret', 'key_hash', 'is_predefined', 'failure_count', 'archived', 'laanc_number', ''];
+const EXTRA_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '$set',
+  '$where',
+  '_id',
+  'id',
+  'workspace_id',
+  'created',
+  'updated',
+  'created_by',
+  'secret',
+  'key_hash',
+  'is_predefined',
+  'failure_count',
+  'archived',
+  'laanc_number',
+  '',
+];
 
 /** A JSON object text for a schema: each field present (or not) with a drawn value, plus extra keys now and then. */
 export function objectBody(fields: Field[]): fc.Arbitrary<string> {
@@ -285,7 +364,13 @@ export function objectBody(fields: Field[]): fc.Arbitrary<string> {
     );
   const extras = fc.oneof(
     { arbitrary: fc.constant([] as [string, string][]), weight: 8 },
-    { arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), unicodeString), junkValue), { minLength: 1, maxLength: 3 }), weight: 2 },
+    {
+      arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), unicodeString), junkValue), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      weight: 2,
+    },
   );
   return fc.tuple(fc.tuple(...fields.map(entry)), extras, fc.boolean()).map(([entries, extra, duplicateFirst]) => {
     const present = entries.filter((e): e is [string, string] => e !== null);
@@ -329,7 +414,20 @@ const queryValue: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }).map((s) => Buffer.from(s).toString('base64url')),
 ); // prettier-ignore
 
-const KNOWN_QUERY = ['cursor', 'status', 'archived', 'role', 'type', 'from', 'to', 'as_of', 'workspace_id', 'stream', 'limit', 'page_size'];
+const KNOWN_QUERY = [
+  'cursor',
+  'status',
+  'archived',
+  'role',
+  'type',
+  'from',
+  'to',
+  'as_of',
+  'workspace_id',
+  'stream',
+  'limit',
+  'page_size',
+];
 
 export const queryString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constant(''), weight: 4 },
@@ -361,11 +459,29 @@ export const headerValue: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 100, max: 8000 }).map((n) => 'v'.repeat(n)),
 ); // prettier-ignore
 
-export const ODD_HEADERS = ['if-match', 'if-none-match', 'idempotency-key', 'accept', 'accept-encoding', 'x-forwarded-for', 'x-forwarded-host', 'origin', 'range', 'x-http-method-override', 'cookie', 'expect-ct'];
+export const ODD_HEADERS = [
+  'if-match',
+  'if-none-match',
+  'idempotency-key',
+  'accept',
+  'accept-encoding',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'origin',
+  'range',
+  'x-http-method-override',
+  'cookie',
+  'expect-ct',
+];
 
 /** The weight of a route among the generated requests: the expensive operator tools less often. */
 export function routeWeight(route: RouteInfo): number {
-  if (route.path === '/v1/admin/events/verify' || route.path === '/v1/admin/projections/rebuild' || route.path === '/v1/admin/events/export') return 1;
+  if (
+    route.path === '/v1/admin/events/verify' ||
+    route.path === '/v1/admin/projections/rebuild' ||
+    route.path === '/v1/admin/events/export'
+  )
+    return 1;
   if (route.audience === 'public') return 2;
   if (route.audience === 'operator') return 6;
   return 20;

@@ -109,14 +109,27 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
 
     const start = plusDays(today(), 10);
     const make = async (tenant: Tenant) => {
-      const projectId = (await api.call('POST', '/v1/projects', tenant.fullKey, { name: 'Fixture', description: 'd', status: 'planned', start_date: start })).body.id;
+      const projectId = (
+        await api.call('POST', '/v1/projects', tenant.fullKey, {
+          name: 'Fixture',
+          description: 'd',
+          status: 'planned',
+          start_date: start,
+        })
+      ).body.id;
       const jobId = (await api.call('POST', `/v1/projects/${projectId}/jobs`, tenant.fullKey, {
         name: 'Fixture job', type: 'wind_turbine', job_pattern: 'recurring', recurring_frequency: 'daily', start_date: start, end_date: plusDays(start, 9),
       })).body.id; // prettier-ignore
       const jobTypeId = (await api.call('POST', '/v1/job-types', tenant.fullKey, { name: 'Fixture type' })).body.id;
       const pilotId = await api.addMember(tenant.workspaceId, `pilot-${tenant.workspaceId}@example.com`, 'pilot');
       const memberId = await api.addMember(tenant.workspaceId, `lead-${tenant.workspaceId}@example.com`, 'ops_lead');
-      const webhookId = (await api.createWebhook(tenant.fullKey, { name: 'Fixture hook', url: 'https://127.0.0.1:9/fuzz', event_types: ['job_type.deleted'] })).id;
+      const webhookId = (
+        await api.createWebhook(tenant.fullKey, {
+          name: 'Fixture hook',
+          url: 'https://127.0.0.1:9/fuzz',
+          event_types: ['job_type.deleted'],
+        })
+      ).id;
       for (const id of [projectId, jobId, jobTypeId]) expect(typeof id).toBe('string');
       return { projectId, jobId, jobTypeId, pilotId, memberId, webhookId };
     };
@@ -124,15 +137,49 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     const theirs = await make(b);
     const victims: Fixture['victims'] = { projects: [], jobs: [], jobTypes: [], webhooks: [], apiKeys: [] };
     for (let i = 0; i < 30; i++) {
-      victims.projects.push((await api.call('POST', '/v1/projects', a.fullKey, { name: `Victim ${i}`, description: 'd', status: 'draft', start_date: start })).body.id);
-      victims.jobs.push((await api.call('POST', `/v1/projects/${mine.projectId}/jobs`, a.fullKey, { name: `Victim ${i}`, type: 'wind_turbine', job_pattern: 'one_time', start_date: start })).body.id);
-      if (i < 15) victims.jobTypes.push((await api.call('POST', '/v1/job-types', a.fullKey, { name: `Victim ${i}` })).body.id);
-      if (i < 15) victims.webhooks.push((await api.createWebhook(a.fullKey, { name: `Victim ${i}`, url: 'https://127.0.0.1:9/v', event_types: ['job_type.deleted'] })).id);
+      victims.projects.push(
+        (
+          await api.call('POST', '/v1/projects', a.fullKey, {
+            name: `Victim ${i}`,
+            description: 'd',
+            status: 'draft',
+            start_date: start,
+          })
+        ).body.id,
+      );
+      victims.jobs.push(
+        (
+          await api.call('POST', `/v1/projects/${mine.projectId}/jobs`, a.fullKey, {
+            name: `Victim ${i}`,
+            type: 'wind_turbine',
+            job_pattern: 'one_time',
+            start_date: start,
+          })
+        ).body.id,
+      );
+      if (i < 15)
+        victims.jobTypes.push((await api.call('POST', '/v1/job-types', a.fullKey, { name: `Victim ${i}` })).body.id);
+      if (i < 15)
+        victims.webhooks.push(
+          (
+            await api.createWebhook(a.fullKey, {
+              name: `Victim ${i}`,
+              url: 'https://127.0.0.1:9/v',
+              event_types: ['job_type.deleted'],
+            })
+          ).id,
+        );
       if (i < 15) victims.apiKeys.push((await api.createKey(operatorWs.workspaceId, 'read_only', `Victim ${i}`)).id);
     }
     fixture = {
       ...mine,
-      foreign: { projectId: theirs.projectId, jobId: theirs.jobId, jobTypeId: theirs.jobTypeId, memberId: theirs.memberId, webhookId: theirs.webhookId },
+      foreign: {
+        projectId: theirs.projectId,
+        jobId: theirs.jobId,
+        jobTypeId: theirs.jobTypeId,
+        memberId: theirs.memberId,
+        webhookId: theirs.webhookId,
+      },
       victims,
       operatorWorkspaceId: operatorWs.workspaceId,
       operatorMemberId: await api.addMember(operatorWs.workspaceId, 'erasable@example.com', 'client'),
@@ -154,15 +201,36 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     const odd = { arbitrary: oddId, weight: 3 };
     switch (name) {
       case 'projectId':
-        return fc.oneof({ arbitrary: deleting ? pickFrom(fixture.victims.projects) : own(fixture.projectId), weight: 12 }, { arbitrary: own(fixture.foreign.projectId), weight: 1 }, odd);
+        return fc.oneof(
+          { arbitrary: deleting ? pickFrom(fixture.victims.projects) : own(fixture.projectId), weight: 12 },
+          { arbitrary: own(fixture.foreign.projectId), weight: 1 },
+          odd,
+        );
       case 'jobId':
-        return fc.oneof({ arbitrary: deleting ? pickFrom(fixture.victims.jobs) : own(fixture.jobId), weight: 12 }, { arbitrary: own(fixture.foreign.jobId), weight: 1 }, odd);
+        return fc.oneof(
+          { arbitrary: deleting ? pickFrom(fixture.victims.jobs) : own(fixture.jobId), weight: 12 },
+          { arbitrary: own(fixture.foreign.jobId), weight: 1 },
+          odd,
+        );
       case 'jobTypeId':
-        return fc.oneof({ arbitrary: deleting ? pickFrom(fixture.victims.jobTypes) : own(fixture.jobTypeId), weight: 10 }, { arbitrary: pickFrom(['wind_turbine', 'cell_tower']), weight: 2 }, { arbitrary: own(fixture.foreign.jobTypeId), weight: 1 }, odd);
+        return fc.oneof(
+          { arbitrary: deleting ? pickFrom(fixture.victims.jobTypes) : own(fixture.jobTypeId), weight: 10 },
+          { arbitrary: pickFrom(['wind_turbine', 'cell_tower']), weight: 2 },
+          { arbitrary: own(fixture.foreign.jobTypeId), weight: 1 },
+          odd,
+        );
       case 'teamMemberId':
-        return fc.oneof({ arbitrary: pickFrom([fixture.pilotId, fixture.memberId]), weight: 10 }, { arbitrary: own(fixture.foreign.memberId), weight: 1 }, odd);
+        return fc.oneof(
+          { arbitrary: pickFrom([fixture.pilotId, fixture.memberId]), weight: 10 },
+          { arbitrary: own(fixture.foreign.memberId), weight: 1 },
+          odd,
+        );
       case 'webhookId':
-        return fc.oneof({ arbitrary: deleting ? pickFrom(fixture.victims.webhooks) : own(fixture.webhookId), weight: 12 }, { arbitrary: own(fixture.foreign.webhookId), weight: 1 }, odd);
+        return fc.oneof(
+          { arbitrary: deleting ? pickFrom(fixture.victims.webhooks) : own(fixture.webhookId), weight: 12 },
+          { arbitrary: own(fixture.foreign.webhookId), weight: 1 },
+          odd,
+        );
       // Operator routes act on a workspace of their own: disabling the fuzzed tenant would end the run's coverage.
       case 'workspaceId':
         return fc.oneof({ arbitrary: own(fixture.operatorWorkspaceId), weight: 10 }, odd);
@@ -180,13 +248,29 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     const bearer = (token: string) => fc.constant(`Bearer ${token}`);
     const broken = fc.oneof(
       fc.constant(undefined),
-      fc.constantFrom('Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Token v1_abc', `Bearer v1_${'A'.repeat(43)}`, `Bearer ${a.fullKey}x`, `Bearer ${a.fullKey} ${a.fullKey}`, `bearer\t${a.fullKey}`, `Bearer ${a.fullKey.slice(0, -1)}`),
+      fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        'Token v1_abc',
+        `Bearer v1_${'A'.repeat(43)}`,
+        `Bearer ${a.fullKey}x`,
+        `Bearer ${a.fullKey} ${a.fullKey}`,
+        `bearer\t${a.fullKey}`,
+        `Bearer ${a.fullKey.slice(0, -1)}`,
+      ),
       headerValue,
     );
     if (route.audience === 'operator') {
-      return fc.oneof({ arbitrary: bearer(adminToken), weight: 14 }, { arbitrary: bearer(a.fullKey), weight: 1 }, { arbitrary: bearer(`${adminToken}x`), weight: 1 }, { arbitrary: broken, weight: 1 });
+      return fc.oneof(
+        { arbitrary: bearer(adminToken), weight: 14 },
+        { arbitrary: bearer(a.fullKey), weight: 1 },
+        { arbitrary: bearer(`${adminToken}x`), weight: 1 },
+        { arbitrary: broken, weight: 1 },
+      );
     }
-    if (route.audience === 'public') return fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: broken, weight: 1 });
+    if (route.audience === 'public')
+      return fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: broken, weight: 1 });
     return fc.oneof(
       { arbitrary: bearer(a.fullKey), weight: 14 },
       { arbitrary: bearer(a.readKey), weight: 2 },
@@ -198,28 +282,55 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     );
   }
 
-  function requestFor(route: RouteInfo, schemas: Record<string, Parameters<typeof objectBody>[0]>): fc.Arbitrary<FuzzRequest> {
+  function requestFor(
+    route: RouteInfo,
+    schemas: Record<string, Parameters<typeof objectBody>[0]>,
+  ): fc.Arbitrary<FuzzRequest> {
     const schema = schemas[`${route.method} ${route.path}`];
     const isWrite = WRITE_METHODS.has(route.method);
     const body: fc.Arbitrary<string | undefined> = schema
-      ? fc.oneof({ arbitrary: objectBody(schema), weight: 8 }, { arbitrary: notAnObject, weight: 2 }, { arbitrary: fc.constant(undefined), weight: 1 })
+      ? fc.oneof(
+          { arbitrary: objectBody(schema), weight: 8 },
+          { arbitrary: notAnObject, weight: 2 },
+          { arbitrary: fc.constant(undefined), weight: 1 },
+        )
       : isWrite
-        ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: objectBody([]), weight: 2 }, { arbitrary: notAnObject, weight: 1 })
+        ? fc.oneof(
+            { arbitrary: fc.constant(undefined), weight: 6 },
+            { arbitrary: objectBody([]), weight: 2 },
+            { arbitrary: notAnObject, weight: 1 },
+          )
         : fc.oneof({ arbitrary: fc.constant(undefined), weight: 12 }, { arbitrary: notAnObject, weight: 1 });
     return fc.record({
       route: fc.constant(`${route.method} ${route.path}`),
-      method: fc.oneof({ arbitrary: fc.constant(route.method), weight: 20 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'), weight: 1 }),
+      method: fc.oneof(
+        { arbitrary: fc.constant(route.method), weight: 20 },
+        { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'), weight: 1 },
+      ),
       path: fc
         .tuple(fc.tuple(...route.params.map((p) => paramValue(route, p))), queryString)
-        .map(([values, query]) => route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => values[route.params.indexOf(name)]) + query),
+        .map(
+          ([values, query]) =>
+            route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => values[route.params.indexOf(name)]) + query,
+        ),
       auth: authFor(route),
-      contentType: fc.oneof({ arbitrary: fc.constant('application/json'), weight: 10 }, { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 }, { arbitrary: fc.constant(undefined), weight: 1 }),
+      contentType: fc.oneof(
+        { arbitrary: fc.constant('application/json'), weight: 10 },
+        { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 },
+        { arbitrary: fc.constant(undefined), weight: 1 },
+      ),
       body,
       extraHeaders: fc.oneof(
         { arbitrary: fc.constant([] as [string, string][]), weight: 8 },
-        { arbitrary: fc.array(fc.tuple(fc.constantFrom(...ODD_HEADERS), headerValue), { minLength: 1, maxLength: 3 }), weight: 2 },
+        {
+          arbitrary: fc.array(fc.tuple(fc.constantFrom(...ODD_HEADERS), headerValue), { minLength: 1, maxLength: 3 }),
+          weight: 2,
+        },
       ),
-      saneRequestId: fc.oneof({ arbitrary: fc.constant(true), weight: 9 }, { arbitrary: fc.constant(false), weight: 1 }),
+      saneRequestId: fc.oneof(
+        { arbitrary: fc.constant(true), weight: 9 },
+        { arbitrary: fc.constant(false), weight: 1 },
+      ),
     });
   }
 
@@ -228,7 +339,26 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     .record({
       method: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'),
       path: fc.oneof(
-        fc.constantFrom('/', '//v1//projects', '/v1/', '/v1', '/V1/PROJECTS', '/v1/projects/', '/v1/projects;x=1', '/v1/projects%2Fabc', '/v1/admin%2Fworkspaces', '/v1/projects/../admin/workspaces', '/v1/./projects', '/v2/projects', '/v1/projects/x/jobs/y/z/w', '/v1/%2e%2e/admin/projections', '/health/../v1/projects', '/metrics?x=%zz', '/v1/projects?cursor=%', '/v1/webhooks/%00'),
+        fc.constantFrom(
+          '/',
+          '//v1//projects',
+          '/v1/',
+          '/v1',
+          '/V1/PROJECTS',
+          '/v1/projects/',
+          '/v1/projects;x=1',
+          '/v1/projects%2Fabc',
+          '/v1/admin%2Fworkspaces',
+          '/v1/projects/../admin/workspaces',
+          '/v1/./projects',
+          '/v2/projects',
+          '/v1/projects/x/jobs/y/z/w',
+          '/v1/%2e%2e/admin/projections',
+          '/health/../v1/projects',
+          '/metrics?x=%zz',
+          '/v1/projects?cursor=%',
+          '/v1/webhooks/%00',
+        ),
         fc.array(oddId, { minLength: 1, maxLength: 4 }).map((segments) => `/v1/${segments.join('/')}`),
       ),
       auth: fc.constantFrom(`Bearer PLACEHOLDER_FULL`, undefined, `Bearer PLACEHOLDER_ADMIN`),
@@ -298,7 +428,8 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     if (!res.json || typeof res.body !== 'object' || res.body === null) return;
     const body = res.body as Record<string, unknown>;
     if (typeof body.key === 'string') secrets.add(`fuzz-created key ${String(body.id)}`, body.key, 'api_key');
-    if (typeof body.secret === 'string') secrets.add(`fuzz-created secret ${String(body.id)}`, body.secret, 'webhook_secret');
+    if (typeof body.secret === 'string')
+      secrets.add(`fuzz-created secret ${String(body.id)}`, body.secret, 'webhook_secret');
   }
 
   async function send(r: FuzzRequest, expectRejected = false): Promise<RawResponse | null> {
@@ -329,22 +460,42 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     const requestId = typeof res.headers['x-request-id'] === 'string' ? res.headers['x-request-id'] : null;
     if (res.status >= 500) {
       fiveHundreds += 1;
-      failures.push({ rule: '5xx', request: describeRequest(r), status: res.status, response: res.text.slice(0, 300), log: requestId ?? undefined });
+      failures.push({
+        rule: '5xx',
+        request: describeRequest(r),
+        status: res.status,
+        response: res.text.slice(0, 300),
+        log: requestId ?? undefined,
+      });
     } else if (res.status >= 400) {
       if (requestId) rejectedIds.add(requestId);
       const hasMessage = res.json && typeof res.body?.message === 'string' && res.body.message.length > 0;
-      if (r.method !== 'HEAD' && !hasMessage) failures.push({ rule: '4xx without a JSON message', request: describeRequest(r), status: res.status, response: res.text.slice(0, 300) });
+      if (r.method !== 'HEAD' && !hasMessage)
+        failures.push({
+          rule: '4xx without a JSON message',
+          request: describeRequest(r),
+          status: res.status,
+          response: res.text.slice(0, 300),
+        });
     } else {
       if (requestId) acceptedIds.add(requestId);
       harvestCredentials(res);
-      if (expectRejected) failures.push({ rule: 'accepted although it had to be refused', request: describeRequest(r), status: res.status, response: res.text.slice(0, 300) });
+      if (expectRejected)
+        failures.push({
+          rule: 'accepted although it had to be refused',
+          request: describeRequest(r),
+          status: res.status,
+          response: res.text.slice(0, 300),
+        });
     }
     return res;
   }
 
   function assertAlive(when: string) {
     if (service.child.exitCode !== null || service.child.signalCode !== null) {
-      throw new Error(`the service exited (${service.child.exitCode ?? service.child.signalCode}) ${when}:\n${service.output.slice(-3000)}`);
+      throw new Error(
+        `the service exited (${service.child.exitCode ?? service.child.signalCode}) ${when}:\n${service.output.slice(-3000)}`,
+      );
     }
   }
 
@@ -362,7 +513,9 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     // Delivery attempts (not requests) move these; they are not what this snapshot is about.
     for (const field of ['failure_count', 'last_triggered_at', 'status', 'updated']) delete webhook.body?.[field];
     const feedOf = async (tenant: Tenant) =>
-      (await api.listAll<{ request_id: string | null }>('/v1/events', tenant.readKey, 'events')).filter((e) => !e.request_id?.startsWith('webhook-dispatch-')).length;
+      (await api.listAll<{ request_id: string | null }>('/v1/events', tenant.readKey, 'events')).filter(
+        (e) => !e.request_id?.startsWith('webhook-dispatch-'),
+      ).length;
     return {
       project: await get(`/v1/projects/${fixture.projectId}`),
       job: await get(`/v1/projects/${fixture.projectId}/jobs/${fixture.jobId}`),
@@ -379,7 +532,11 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
 
   /** The same request, made certain to be refused before it can do anything. */
   const forcedRejection: fc.Arbitrary<(r: FuzzRequest) => FuzzRequest> = fc.constantFrom(
-    (r: FuzzRequest) => ({ ...r, auth: `Bearer ${a.readKey}`, method: WRITE_METHODS.has(r.method) ? r.method : 'POST' }),
+    (r: FuzzRequest) => ({
+      ...r,
+      auth: `Bearer ${a.readKey}`,
+      method: WRITE_METHODS.has(r.method) ? r.method : 'POST',
+    }),
     (r: FuzzRequest) => ({ ...r, auth: `Bearer v1_${'x'.repeat(43)}` }),
     (r: FuzzRequest) => ({ ...r, auth: `Bearer ${extraKeys.inactive}` }),
     (r: FuzzRequest) => ({ ...r, auth: `Bearer ${extraKeys.pro}` }),
@@ -402,9 +559,24 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       ['POST', '/v1/job-types', `{"name":"x","extra":[{"constructor":{}}]}`, 'extra is not an allowed field'],
       ['POST', '/v1/job-types', `{"name":"x","constructor":1}`, 'constructor is not an allowed field'],
       ['POST', '/v1/job-types', `{"name":"x","constructor":{}}`, 'constructor is not an allowed field'],
-      ['POST', '/v1/projects', `{"name":"n","description":"d","status":${deep(3000)},"start_date":"2030-01-01"}`, expect.stringContaining('status must be one of') as unknown as string],
-      ['PATCH', `/v1/projects/${fixture.projectId}/jobs/${fixture.jobId}`, `{"job_pattern":{"constructor":"true"}}`, 'job_pattern must be one_time or recurring'],
-      ['POST', `/v1/webhooks/${fixture.webhookId}/recover`, `{"since":1,"x":[{"constructor":{}},1e-400]}`, 'x is not an allowed field'],
+      [
+        'POST',
+        '/v1/projects',
+        `{"name":"n","description":"d","status":${deep(3000)},"start_date":"2030-01-01"}`,
+        expect.stringContaining('status must be one of') as unknown as string,
+      ],
+      [
+        'PATCH',
+        `/v1/projects/${fixture.projectId}/jobs/${fixture.jobId}`,
+        `{"job_pattern":{"constructor":"true"}}`,
+        'job_pattern must be one_time or recurring',
+      ],
+      [
+        'POST',
+        `/v1/webhooks/${fixture.webhookId}/recover`,
+        `{"since":1,"x":[{"constructor":{}},1e-400]}`,
+        'x is not an allowed field',
+      ],
     ];
     const typesBefore = (await api.call('GET', '/v1/job-types', a.readKey)).body.count;
     for (const [method, path, body, message] of cases) {
@@ -420,7 +592,14 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
    */
   it('answers with a 400 a deeply nested body under an Idempotency-Key and an event type whose toString is no function', async () => {
     const deepArray = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    const cases: { name: string; method: string; path: string; headers: Record<string, string>; body: string; status: number }[] = [
+    const cases: {
+      name: string;
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body: string;
+      status: number;
+    }[] = [
       {
         // limits/response-sealer.ts canonicalJson recursed once per nesting level, before authentication.
         name: 'a deeply nested body with an Idempotency-Key',
@@ -442,7 +621,13 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     ];
     const answers = [];
     for (const c of cases) {
-      const res = await api.http.request({ method: c.method, path: c.path, token: a.fullKey, headers: { 'content-type': 'application/json', ...c.headers }, body: c.body });
+      const res = await api.http.request({
+        method: c.method,
+        path: c.path,
+        token: a.fullKey,
+        headers: { 'content-type': 'application/json', ...c.headers },
+        body: c.body,
+      });
       answers.push({ name: c.name, status: res.status, hasMessage: typeof res.body?.message === 'string' });
     }
     expect(answers).toEqual(cases.map((c) => ({ name: c.name, status: c.status, hasMessage: true })));
@@ -492,9 +677,18 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
         if (!parsed) continue; // the connection was closed without an answer: allowed for bytes that are not HTTP
         rawAnswered += 1;
         statusCounts.set(parsed.status, (statusCounts.get(parsed.status) ?? 0) + 1);
-        const bad = parsed.status >= 500 || (parsed.status >= 400 && !(parsed.json && typeof (parsed.body as { message?: unknown }).message === 'string'));
+        const bad =
+          parsed.status >= 500 ||
+          (parsed.status >= 400 &&
+            !(parsed.json && typeof (parsed.body as { message?: unknown }).message === 'string'));
         if (parsed.status >= 500) fiveHundreds += 1;
-        if (bad) failures.push({ rule: parsed.status >= 500 ? '5xx (raw)' : '4xx without a JSON message (raw)', request: JSON.stringify(bytes.slice(0, 300)), status: parsed.status, response: raw.slice(0, 300) });
+        if (bad)
+          failures.push({
+            rule: parsed.status >= 500 ? '5xx (raw)' : '4xx without a JSON message (raw)',
+            request: JSON.stringify(bytes.slice(0, 300)),
+            status: parsed.status,
+            response: raw.slice(0, 300),
+          });
       }
       assertAlive('after the raw requests');
 
@@ -502,7 +696,11 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       const before = await snapshot();
       const mustRejectCount = Math.round(F.requests * MUST_REJECT_SHARE);
       // Public probes (/health, /ready, /metrics) answer anyone and change nothing: not part of this phase.
-      const guarded = fc.oneof(...routes.filter((r) => r.audience !== 'public').map((route) => ({ arbitrary: requestFor(route, schemas), weight: routeWeight(route) })));
+      const guarded = fc.oneof(
+        ...routes
+          .filter((r) => r.audience !== 'public')
+          .map((route) => ({ arbitrary: requestFor(route, schemas), weight: routeWeight(route) })),
+      );
       const forced = fc.sample(fc.tuple(guarded, forcedRejection), { numRuns: mustRejectCount, seed: SEED + 1 });
       for (let i = 0; i < forced.length; i += F.concurrency) {
         await Promise.all(forced.slice(i, i + F.concurrency).map(([r, reject]) => send(reject(r), true)));
@@ -513,7 +711,12 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
 
       // The service is still fully functional after all of it.
       expect((await api.request({ method: 'GET', path: '/ready' })).status).toBe(200);
-      const created = await api.call('POST', '/v1/projects', a.fullKey, { name: 'After the storm', description: 'd', status: 'planned', start_date: today() });
+      const created = await api.call('POST', '/v1/projects', a.fullKey, {
+        name: 'After the storm',
+        description: 'd',
+        status: 'planned',
+        start_date: today(),
+      });
       expect(created.status).toBe(201);
       const verify = await api.admin('POST', '/events/verify');
       expect(verify.body.differences).toEqual([]);
@@ -521,10 +724,12 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       // 4. Stop gracefully, then look at every event the store holds: none was caused by a rejected request.
       expect(await service.stop('SIGTERM')).toBe(0);
       const db = new Database(join(dataDir, 'events.db'), { readonly: true });
-      const rows = (db.prepare('SELECT type, metadata FROM events').all() as { type: string; metadata: string }[]).map((row) => ({
-        type: row.type,
-        requestId: (JSON.parse(row.metadata) as { requestId?: string }).requestId,
-      }));
+      const rows = (db.prepare('SELECT type, metadata FROM events').all() as { type: string; metadata: string }[]).map(
+        (row) => ({
+          type: row.type,
+          requestId: (JSON.parse(row.metadata) as { requestId?: string }).requestId,
+        }),
+      );
       db.close();
       const byRejected = rows.filter((e) => e.requestId !== undefined && rejectedIds.has(e.requestId));
       const byAccepted = rows.filter((e) => e.requestId !== undefined && acceptedIds.has(e.requestId)).length;
@@ -535,10 +740,16 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       for (const failure of failures) {
         if (!failure.log) continue;
         const at = service.output.indexOf(`(request ${failure.log})`);
-        failure.log = at === -1 ? `nothing logged for request ${failure.log}` : service.output.slice(at, at + 900).replace(/\x1b\[[0-9;]*m/g, '');
+        failure.log =
+          at === -1
+            ? `nothing logged for request ${failure.log}`
+            : service.output.slice(at, at + 900).replace(/\x1b\[[0-9;]*m/g, '');
       }
       // The figures first, so that a failing run reports them too.
-      const statuses = [...statusCounts].sort((x, y) => x[0] - y[0]).map(([s, c]) => `${s}:${c}`).join(' ');
+      const statuses = [...statusCounts]
+        .sort((x, y) => x[0] - y[0])
+        .map(([s, c]) => `${s}:${c}`)
+        .join(' ');
       console.log(
         `[reliability:fuzz] profile=${profile.name} seed=${SEED} requests sent=${sent} (raw socket ${rawCount}, answered ${rawAnswered}; must-refuse ${forced.length}) ` +
           `not sendable=${notSent} routes=${routes.length} 5xx=${fiveHundreds} failures=${failures.length} rejected=${rejectedIds.size} accepted=${acceptedIds.size} ` +
@@ -551,7 +762,10 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       // The request ids do reach the store: without this, "no event of a rejected request" would prove nothing.
       expect(byAccepted).toBeGreaterThan(0);
       // Memory: bounded overall, and flat once warm.
-      expect({ peakBelowCeiling: peak <= RSS_CEILING, secondHalfGrowthBounded: last - half <= RSS_SECOND_HALF_GROWTH }).toEqual({
+      expect({
+        peakBelowCeiling: peak <= RSS_CEILING,
+        secondHalfGrowthBounded: last - half <= RSS_SECOND_HALF_GROWTH,
+      }).toEqual({
         peakBelowCeiling: true,
         secondHalfGrowthBounded: true,
       });

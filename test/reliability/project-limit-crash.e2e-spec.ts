@@ -54,7 +54,12 @@ describe('Project limit under SIGKILL (two processes, one DATA_DIR)', () => {
       const alive = up();
       return alive.length > 0 ? client(alive[randomInt(alive.length)]) : null;
     };
-    const project = () => ({ name: `P ${randomUUID().slice(0, 8)}`, description: 'Limit under crash', status: 'planned', start_date: today() });
+    const project = () => ({
+      name: `P ${randomUUID().slice(0, 8)}`,
+      description: 'Limit under crash',
+      status: 'planned',
+      start_date: today(),
+    });
 
     const writer = async () => {
       while (!stop) {
@@ -130,7 +135,9 @@ describe('Project limit under SIGKILL (two processes, one DATA_DIR)', () => {
 
     // No job outlives its project: read the history itself.
     const db = new Database(join(dataDir, 'events.db'), { readonly: true });
-    const rows = db.prepare("SELECT type, data FROM events WHERE type IN ('project.deleted', 'job.created', 'job.deleted')").all() as {
+    const rows = db
+      .prepare("SELECT type, data FROM events WHERE type IN ('project.deleted', 'job.created', 'job.deleted')")
+      .all() as {
       type: string;
       data: string;
     }[];

@@ -54,7 +54,20 @@ const SPEC_FIELDS = {
 }; // prettier-ignore
 
 /** Fields no client may ever set, whatever the route (mass assignment). */
-const NEVER_WRITABLE = ['id', 'workspace_id', 'created', 'updated', 'created_by', 'secret', 'key_hash', 'is_predefined', 'failure_count', 'last_triggered_at', '_id', 'profile_sealed'];
+const NEVER_WRITABLE = [
+  'id',
+  'workspace_id',
+  'created',
+  'updated',
+  'created_by',
+  'secret',
+  'key_hash',
+  'is_predefined',
+  'failure_count',
+  'last_triggered_at',
+  '_id',
+  'profile_sealed',
+];
 
 /** Response keys that are internal wherever they appear. */
 const INTERNAL_KEY = /^_|^key_hash$|^profile_sealed$|^secret_box|^sealed/;
@@ -76,7 +89,16 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
   const routes = routeInventory();
   /** Every response of the suite with what produced it, for the scans at the end. */
   const responses: { what: string; tenant: string; res: RawResponse; secretsShownOnPurpose: boolean }[] = [];
-  const figures = { bolaChecks: 0, bolaRoutes: new Set<string>(), readOnlyChecks: 0, functionLevelChecks: 0, massAssignmentChecks: 0, ssrfRefused: 0, pageChecks: 0, responsesScanned: 0 };
+  const figures = {
+    bolaChecks: 0,
+    bolaRoutes: new Set<string>(),
+    readOnlyChecks: 0,
+    functionLevelChecks: 0,
+    massAssignmentChecks: 0,
+    ssrfRefused: 0,
+    pageChecks: 0,
+    responsesScanned: 0,
+  };
 
   const record = (what: string, tenant: string, res: RawResponse, secretsShownOnPurpose = false) => {
     responses.push({ what, tenant, res, secretsShownOnPurpose });
@@ -86,23 +108,50 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
   async function startService(env: Record<string, string>) {
     const dataDir = mkdtempSync(join(tmpdir(), 'wos-security-'));
     dirs.push(dataDir);
-    const started = await startServiceProcess({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', ...UNLIMITED_RATE, ...env });
+    const started = await startServiceProcess({
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'info',
+      ...UNLIMITED_RATE,
+      ...env,
+    });
     processes.push(started);
     return started;
   }
 
   async function tenantWithResources(client: ServiceClient, name: string): Promise<Keys> {
     const tenant = await client.provision({ name });
-    const pilotId = await client.addMember(tenant.workspaceId, `pilot@${name.toLowerCase().replace(/\W/g, '')}.example.com`, 'pilot');
-    const projectId = (await client.call('POST', '/v1/projects', tenant.fullKey, { name: `${name} project`, description: 'd', status: 'planned', start_date: today() })).body.id;
+    const pilotId = await client.addMember(
+      tenant.workspaceId,
+      `pilot@${name.toLowerCase().replace(/\W/g, '')}.example.com`,
+      'pilot',
+    );
+    const projectId = (
+      await client.call('POST', '/v1/projects', tenant.fullKey, {
+        name: `${name} project`,
+        description: 'd',
+        status: 'planned',
+        start_date: today(),
+      })
+    ).body.id;
     const job = await client.call('POST', `/v1/projects/${projectId}/jobs`, tenant.fullKey, {
       name: `${name} job`, type: 'wind_turbine', job_pattern: 'recurring', recurring_frequency: 'daily', start_date: plusDays(today(), 5), end_date: plusDays(today(), 9),
     }); // prettier-ignore
     expect(job.status).toBe(201);
-    expect((await client.call('POST', `/v1/projects/${projectId}/jobs/${job.body.id}/assign`, tenant.fullKey, { pilots: [pilotId] })).status).toBe(200);
+    expect(
+      (
+        await client.call('POST', `/v1/projects/${projectId}/jobs/${job.body.id}/assign`, tenant.fullKey, {
+          pilots: [pilotId],
+        })
+      ).status,
+    ).toBe(200);
     const jobTypeId = (await client.call('POST', '/v1/job-types', tenant.fullKey, { name: `${name} type` })).body.id;
     // Subscribed only to an event type never produced here: no delivery is ever attempted.
-    const webhook = await client.createWebhook(tenant.fullKey, { name: `${name} hook`, url: receiver.url(`/owner/${name}`), event_types: ['job_type.deleted'] });
+    const webhook = await client.createWebhook(tenant.fullKey, {
+      name: `${name} hook`,
+      url: receiver.url(`/owner/${name}`),
+      event_types: ['job_type.deleted'],
+    });
     return { ...tenant, pilotId, projectId, jobId: job.body.id, jobTypeId, webhookId: webhook.id };
   }
 
@@ -129,11 +178,18 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
 
   /** Ids for a route's parameters: all of one tenant, or (`mixed`) the caller's project with the owner's job. */
   function idsOf(keys: Keys): Record<string, string> {
-    return { projectId: keys.projectId, jobId: keys.jobId, jobTypeId: keys.jobTypeId, teamMemberId: keys.pilotId, webhookId: keys.webhookId };
+    return {
+      projectId: keys.projectId,
+      jobId: keys.jobId,
+      jobTypeId: keys.jobTypeId,
+      teamMemberId: keys.pilotId,
+      webhookId: keys.webhookId,
+    };
   }
 
   /** An id of the same shape as `id` that names nothing. */
-  const unknownLike = (id: string) => `${id.slice(0, Math.max(4, id.length - 8))}${randomBytes(6).toString('base64url').slice(0, 8)}`;
+  const unknownLike = (id: string) =>
+    `${id.slice(0, Math.max(4, id.length - 8))}${randomBytes(6).toString('base64url').slice(0, 8)}`;
 
   /** A body the route accepts from its own tenant, so that the answer is about the id, not the body. */
   function validBody(route: RouteInfo, caller: Keys): unknown {
@@ -189,7 +245,9 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
 
   it('has a fixture for every id parameter of every route an API key can call', () => {
     expect(idRoutes.length).toBeGreaterThanOrEqual(20);
-    const unknown = idRoutes.flatMap((r) => r.params.filter((p) => !KNOWN_PARAMS.has(p)).map((p) => `${r.method} ${r.path} :${p}`));
+    const unknown = idRoutes.flatMap((r) =>
+      r.params.filter((p) => !KNOWN_PARAMS.has(p)).map((p) => `${r.method} ${r.path} :${p}`),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -209,14 +267,26 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
         ];
         // A project of one's own with someone else's job in it.
         if (route.params.includes('projectId') && route.params.includes('jobId')) {
-          variants.push({ label: 'own project, owner job', foreign: { ...idsOf(attacker), jobId: owner.jobId }, unknown: { ...idsOf(attacker), jobId: unknownLike(owner.jobId) } });
+          variants.push({
+            label: 'own project, owner job',
+            foreign: { ...idsOf(attacker), jobId: owner.jobId },
+            unknown: { ...idsOf(attacker), jobId: unknownLike(owner.jobId) },
+          });
         }
         for (const variant of variants) {
           const keysToTry = route.method === 'GET' ? [attacker.fullKey, attacker.readKey] : [attacker.fullKey];
           for (const key of keysToTry) {
             const body = validBody(route, attacker);
-            const foreign = record(`${route.method} ${route.path} (${variant.label})`, attacker.workspaceId, await api.call(route.method, fillPath(route, variant.foreign), key, body));
-            const unknown = record(`${route.method} ${route.path} (unknown)`, attacker.workspaceId, await api.call(route.method, fillPath(route, variant.unknown), key, body));
+            const foreign = record(
+              `${route.method} ${route.path} (${variant.label})`,
+              attacker.workspaceId,
+              await api.call(route.method, fillPath(route, variant.foreign), key, body),
+            );
+            const unknown = record(
+              `${route.method} ${route.path} (unknown)`,
+              attacker.workspaceId,
+              await api.call(route.method, fillPath(route, variant.unknown), key, body),
+            );
             figures.bolaChecks += 1;
             figures.bolaRoutes.add(`${route.method} ${route.path}`);
             const view = (res: RawResponse) => ({
@@ -225,7 +295,12 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
               headers: Object.fromEntries(telling.map((h) => [h, res.headers[h] ?? null])),
             });
             if (unknown.status !== 404 || JSON.stringify(view(foreign)) !== JSON.stringify(view(unknown))) {
-              mismatches.push({ route: `${route.method} ${route.path}`, variant: variant.label, foreign: view(foreign), unknown: view(unknown) });
+              mismatches.push({
+                route: `${route.method} ${route.path}`,
+                variant: variant.label,
+                foreign: view(foreign),
+                unknown: view(unknown),
+              });
             }
           }
         }
@@ -247,9 +322,17 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
     expect(writes.length).toBeGreaterThanOrEqual(15);
     const wrong: unknown[] = [];
     for (const route of writes) {
-      const res = record(`${route.method} ${route.path} (read_only)`, owner.workspaceId, await api.call(route.method, fillPath(route, idsOf(owner)), owner.readKey, validBody(route, owner)));
+      const res = record(
+        `${route.method} ${route.path} (read_only)`,
+        owner.workspaceId,
+        await api.call(route.method, fillPath(route, idsOf(owner)), owner.readKey, validBody(route, owner)),
+      );
       figures.readOnlyChecks += 1;
-      if (res.status !== 403 || JSON.stringify(res.body) !== JSON.stringify({ message: 'API key has read-only access', code_name: 'read_only_access' })) {
+      if (
+        res.status !== 403 ||
+        JSON.stringify(res.body) !==
+          JSON.stringify({ message: 'API key has read-only access', code_name: 'read_only_access' })
+      ) {
         wrong.push({ route: `${route.method} ${route.path}`, status: res.status, body: res.body });
       }
     }
@@ -260,7 +343,15 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
   it('refuses API keys on every operator route and the operator token on every API-key route (API5)', async () => {
     const wrong: unknown[] = [];
     const fill = (route: RouteInfo) =>
-      route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => (name === 'workspaceId' ? owner.workspaceId : name === 'keyId' ? owner.fullKeyId : name === 'memberId' ? owner.pilotId : 'x'));
+      route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+        name === 'workspaceId'
+          ? owner.workspaceId
+          : name === 'keyId'
+            ? owner.fullKeyId
+            : name === 'memberId'
+              ? owner.pilotId
+              : 'x',
+      );
     for (const route of routes.filter((r) => r.audience === 'operator')) {
       for (const [label, token, code] of [
         ['full_access key', owner.fullKey, 'api_key_path_not_allowed'],
@@ -268,15 +359,30 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
         ['no token', undefined, 'invalid_admin_token'],
         ['wrong token', `${adminToken}x`, 'invalid_admin_token'],
       ] as const) {
-        const res = record(`${route.method} ${route.path} (${label})`, owner.workspaceId, await api.call(route.method, fill(route), token, route.method === 'GET' ? undefined : {}));
+        const res = record(
+          `${route.method} ${route.path} (${label})`,
+          owner.workspaceId,
+          await api.call(route.method, fill(route), token, route.method === 'GET' ? undefined : {}),
+        );
         figures.functionLevelChecks += 1;
-        if (res.status !== 403 || res.body?.code_name !== code) wrong.push({ route: `${route.method} ${route.path}`, label, status: res.status, body: res.body });
+        if (res.status !== 403 || res.body?.code_name !== code)
+          wrong.push({ route: `${route.method} ${route.path}`, label, status: res.status, body: res.body });
       }
     }
     for (const route of apiKeyRoutes) {
-      const res = record(`${route.method} ${route.path} (admin token)`, 'operator', await api.call(route.method, fillPath(route, idsOf(owner)), adminToken, validBody(route, owner)));
+      const res = record(
+        `${route.method} ${route.path} (admin token)`,
+        'operator',
+        await api.call(route.method, fillPath(route, idsOf(owner)), adminToken, validBody(route, owner)),
+      );
       figures.functionLevelChecks += 1;
-      if (res.status !== 403 || res.body?.code_name !== 'invalid_api_key') wrong.push({ route: `${route.method} ${route.path}`, label: 'admin token', status: res.status, body: res.body });
+      if (res.status !== 403 || res.body?.code_name !== 'invalid_api_key')
+        wrong.push({
+          route: `${route.method} ${route.path}`,
+          label: 'admin token',
+          status: res.status,
+          body: res.body,
+        });
     }
     expect(wrong).toEqual([]);
     // The deactivated key and the non-Enterprise key are refused everywhere too.
@@ -284,10 +390,18 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
     await api.expectAdmin('POST', `/api-keys/${retired.id}/deactivate`, undefined, 200);
     const pro = await api.provision({ name: 'Pro', plan: 'pro' });
     for (const route of apiKeyRoutes) {
-      for (const [token, code] of [[retired.key, 'api_key_inactive'], [pro.fullKey, 'enterprise_required']] as const) {
-        const res = record(`${route.method} ${route.path} (${code})`, owner.workspaceId, await api.call(route.method, fillPath(route, idsOf(owner)), token, validBody(route, owner)));
+      for (const [token, code] of [
+        [retired.key, 'api_key_inactive'],
+        [pro.fullKey, 'enterprise_required'],
+      ] as const) {
+        const res = record(
+          `${route.method} ${route.path} (${code})`,
+          owner.workspaceId,
+          await api.call(route.method, fillPath(route, idsOf(owner)), token, validBody(route, owner)),
+        );
         figures.functionLevelChecks += 1;
-        if (res.status !== 403 || res.body?.code_name !== code) wrong.push({ route: `${route.method} ${route.path}`, code, status: res.status, body: res.body });
+        if (res.status !== 403 || res.body?.code_name !== code)
+          wrong.push({ route: `${route.method} ${route.path}`, code, status: res.status, body: res.body });
       }
     }
     expect(wrong).toEqual([]);
@@ -303,9 +417,17 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
       if (typeof body !== 'object' || body === null) continue;
       // Were a field ignored rather than refused, a create would succeed and the snapshot below would show it.
       for (const field of NEVER_WRITABLE) {
-        const res = record(`${route.method} ${route.path} (+${field})`, owner.workspaceId, await api.call(route.method, fillPath(route, idsOf(owner)), owner.fullKey, { ...body, [field]: field === 'created_by' ? { id: 'key_x' } : 'forged' }));
+        const res = record(
+          `${route.method} ${route.path} (+${field})`,
+          owner.workspaceId,
+          await api.call(route.method, fillPath(route, idsOf(owner)), owner.fullKey, {
+            ...body,
+            [field]: field === 'created_by' ? { id: 'key_x' } : 'forged',
+          }),
+        );
         figures.massAssignmentChecks += 1;
-        if (res.status !== 400 || res.body?.message !== `${field} is not an allowed field`) wrong.push({ route: `${route.method} ${route.path}`, field, status: res.status, body: res.body });
+        if (res.status !== 400 || res.body?.message !== `${field} is not an allowed field`)
+          wrong.push({ route: `${route.method} ${route.path}`, field, status: res.status, body: res.body });
       }
     }
     expect(wrong).toEqual([]);
@@ -349,15 +471,40 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
 
   it('never returns more than a page of 50, whatever the query asks for (API4)', async () => {
     // Enough of everything that a page limit matters.
-    const creates = Array.from({ length: 55 }, (_, i) => api.call('POST', `/v1/projects/${owner.projectId}/jobs`, owner.fullKey, { name: `Bulk ${i}`, type: 'wind_turbine', job_pattern: 'one_time', start_date: plusDays(today(), 3) }));
-    const projects = Array.from({ length: 55 }, (_, i) => api.call('POST', '/v1/projects', owner.fullKey, { name: `Bulk ${i}`, description: 'd', status: 'draft', start_date: today() }));
+    const creates = Array.from({ length: 55 }, (_, i) =>
+      api.call('POST', `/v1/projects/${owner.projectId}/jobs`, owner.fullKey, {
+        name: `Bulk ${i}`,
+        type: 'wind_turbine',
+        job_pattern: 'one_time',
+        start_date: plusDays(today(), 3),
+      }),
+    );
+    const projects = Array.from({ length: 55 }, (_, i) =>
+      api.call('POST', '/v1/projects', owner.fullKey, {
+        name: `Bulk ${i}`,
+        description: 'd',
+        status: 'draft',
+        start_date: today(),
+      }),
+    );
     expect((await Promise.all([...creates, ...projects])).every((r) => r.status === 201)).toBe(true);
     const greedy = '?limit=100000&page_size=100000&per_page=100000&count=100000&max=100000';
-    const lists = apiKeyRoutes.filter((r) => r.method === 'GET' && !r.path.endsWith('/:jobId') && !r.path.endsWith('/:projectId') && !r.path.endsWith('/:teamMemberId') && !r.path.endsWith('/:webhookId'));
+    const lists = apiKeyRoutes.filter(
+      (r) =>
+        r.method === 'GET' &&
+        !r.path.endsWith('/:jobId') &&
+        !r.path.endsWith('/:projectId') &&
+        !r.path.endsWith('/:teamMemberId') &&
+        !r.path.endsWith('/:webhookId'),
+    );
     expect(lists.length).toBeGreaterThanOrEqual(10);
     const wrong: unknown[] = [];
     for (const route of lists) {
-      const res = record(`GET ${route.path} (greedy)`, owner.workspaceId, await api.call('GET', `${fillPath(route, idsOf(owner))}${greedy}`, owner.readKey));
+      const res = record(
+        `GET ${route.path} (greedy)`,
+        owner.workspaceId,
+        await api.call('GET', `${fillPath(route, idsOf(owner))}${greedy}`, owner.readKey),
+      );
       figures.pageChecks += 1;
       if (res.status !== 200) {
         wrong.push({ route: route.path, status: res.status, body: res.body });
@@ -366,7 +513,8 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
       const arrays = Object.values(res.body as Record<string, unknown>).filter(Array.isArray) as unknown[][];
       // Job types: predefined ones come on top of the page (docs/api.md, Job types: "count is the total returned").
       const cap = route.path === '/v1/job-types' ? 50 + 20 : 50;
-      if (arrays.some((items) => items.length > cap)) wrong.push({ route: route.path, sizes: arrays.map((a) => a.length) });
+      if (arrays.some((items) => items.length > cap))
+        wrong.push({ route: route.path, sizes: arrays.map((a) => a.length) });
     }
     expect(wrong).toEqual([]);
     const page = await api.call('GET', `/v1/projects${greedy}`, owner.readKey);
@@ -412,7 +560,13 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
       ssrfTenant = await guarded.provision({ name: 'SSRF' });
       // A public address literal (no DNS), subscribed to an event type this workspace never produces:
       // the subscription exists so PATCH can be tried, and nothing is ever sent to it.
-      existingHook = (await guarded.createWebhook(ssrfTenant.fullKey, { name: 'Public', url: 'https://93.184.215.14/hook', event_types: ['job_type.deleted'] })).id;
+      existingHook = (
+        await guarded.createWebhook(ssrfTenant.fullKey, {
+          name: 'Public',
+          url: 'https://93.184.215.14/hook',
+          event_types: ['job_type.deleted'],
+        })
+      ).id;
     }, 60_000);
     afterAll(() => guarded?.close());
 
@@ -460,38 +614,77 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
 
     it('refuses every internal target on create and on update, and creates nothing', async () => {
       const names = await privateNames();
-      const cases: [string, string][] = [...CASES, ...names.map((name): [string, string] => [`name resolving to a private address (${name})`, `https://${name}/hook`])];
+      const cases: [string, string][] = [
+        ...CASES,
+        ...names.map((name): [string, string] => [
+          `name resolving to a private address (${name})`,
+          `https://${name}/hook`,
+        ]),
+      ];
       const countBefore = (await guarded.listAll('/v1/webhooks', ssrfTenant.readKey, 'webhooks')).length;
       const accepted: unknown[] = [];
       for (const [label, url] of cases) {
-        const attempt = await guarded.call('POST', '/v1/webhooks', ssrfTenant.fullKey, { name: 'Internal', url, event_types: ['project.created'] });
+        const attempt = await guarded.call('POST', '/v1/webhooks', ssrfTenant.fullKey, {
+          name: 'Internal',
+          url,
+          event_types: ['project.created'],
+        });
         const created = record(`POST /v1/webhooks (${label})`, ssrfTenant.workspaceId, attempt, attempt.status === 201);
         if (created.status === 201) secrets.add(`ssrf webhook secret ${label}`, created.body.secret, 'webhook_secret');
-        if (created.status !== 400 || created.body.message !== NOT_PUBLIC) accepted.push({ label, url, on: 'create', status: created.status, body: created.body });
+        if (created.status !== 400 || created.body.message !== NOT_PUBLIC)
+          accepted.push({ label, url, on: 'create', status: created.status, body: created.body });
         else figures.ssrfRefused += 1;
-        const updated = record(`PATCH /v1/webhooks/:id (${label})`, ssrfTenant.workspaceId, await guarded.call('PATCH', `/v1/webhooks/${existingHook}`, ssrfTenant.fullKey, { url }));
-        if (updated.status !== 400 || updated.body.message !== NOT_PUBLIC) accepted.push({ label, url, on: 'update', status: updated.status, body: updated.body });
+        const updated = record(
+          `PATCH /v1/webhooks/:id (${label})`,
+          ssrfTenant.workspaceId,
+          await guarded.call('PATCH', `/v1/webhooks/${existingHook}`, ssrfTenant.fullKey, { url }),
+        );
+        if (updated.status !== 400 || updated.body.message !== NOT_PUBLIC)
+          accepted.push({ label, url, on: 'update', status: updated.status, body: updated.body });
         else figures.ssrfRefused += 1;
       }
       expect(accepted).toEqual([]);
       expect((await guarded.listAll('/v1/webhooks', ssrfTenant.readKey, 'webhooks')).length).toBe(countBefore);
-      expect((await guarded.call('GET', `/v1/webhooks/${existingHook}`, ssrfTenant.readKey)).body.url).toBe('https://93.184.215.14/hook');
-      console.log(`[reliability:security] SSRF names resolving to private addresses on this machine: ${names.join(', ') || 'none found'}`);
+      expect((await guarded.call('GET', `/v1/webhooks/${existingHook}`, ssrfTenant.readKey)).body.url).toBe(
+        'https://93.184.215.14/hook',
+      );
+      console.log(
+        `[reliability:security] SSRF names resolving to private addresses on this machine: ${names.join(', ') || 'none found'}`,
+      );
     });
 
     it('does not follow a redirect to an internal host, on a test delivery or an event delivery', async () => {
       // On the service that may deliver to loopback: the receiver is the first hop, the redirect the attack.
       const internal = '/internal/admin';
       receiver.respond('/redirect', { status: 307, headers: { location: receiver.url(internal) } });
-      receiver.respond('/redirect-metadata', { status: 302, headers: { location: 'https://169.254.169.254/latest/meta-data/' } });
+      receiver.respond('/redirect-metadata', {
+        status: 302,
+        headers: { location: 'https://169.254.169.254/latest/meta-data/' },
+      });
       for (const path of ['/redirect', '/redirect-metadata']) {
-        const hook = await api.createWebhook(owner.fullKey, { name: `Redirect ${path}`, url: receiver.url(path), event_types: ['project.created'] });
-        const test = record(`POST /v1/webhooks/:id/test (${path})`, owner.workspaceId, await api.call('POST', `/v1/webhooks/${hook.id}/test`, owner.fullKey));
+        const hook = await api.createWebhook(owner.fullKey, {
+          name: `Redirect ${path}`,
+          url: receiver.url(path),
+          event_types: ['project.created'],
+        });
+        const test = record(
+          `POST /v1/webhooks/:id/test (${path})`,
+          owner.workspaceId,
+          await api.call('POST', `/v1/webhooks/${hook.id}/test`, owner.fullKey),
+        );
         expect(test.status).toBe(200);
-        expect(test.body).toMatchObject({ message: 'Test delivery failed', delivery: { succeeded: false, response_status: path === '/redirect' ? 307 : 302 } });
+        expect(test.body).toMatchObject({
+          message: 'Test delivery failed',
+          delivery: { succeeded: false, response_status: path === '/redirect' ? 307 : 302 },
+        });
         figures.ssrfRefused += 1;
         // An event delivery too, with its retries: each attempt goes to the subscription URL again.
-        await api.call('POST', '/v1/projects', owner.fullKey, { name: 'Redirected', description: 'd', status: 'planned', start_date: today() });
+        await api.call('POST', '/v1/projects', owner.fullKey, {
+          name: 'Redirected',
+          description: 'd',
+          status: 'planned',
+          start_date: today(),
+        });
         await receiver.waitFor(path, 2, 15_000);
         await api.call('PATCH', `/v1/webhooks/${hook.id}`, owner.fullKey, { status: 'paused' });
       }
@@ -506,7 +699,11 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
     // Every readable route, once more, by every tenant.
     for (const keys of [owner, ...attackers]) {
       for (const route of apiKeyRoutes.filter((r) => r.method === 'GET')) {
-        record(`GET ${route.path}`, keys.workspaceId, await api.call('GET', fillPath(route, idsOf(keys)), keys.readKey));
+        record(
+          `GET ${route.path}`,
+          keys.workspaceId,
+          await api.call('GET', fillPath(route, idsOf(keys)), keys.readKey),
+        );
       }
     }
     for (const route of routes.filter((r) => r.audience === 'operator' && r.method === 'GET')) {
@@ -529,7 +726,18 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
       }
     };
     const foreignIds = (tenant: string) =>
-      [owner, ...attackers].filter((k) => k.workspaceId !== tenant).flatMap((k) => [k.workspaceId, k.fullKeyId, k.readKeyId, k.projectId, k.jobId, k.jobTypeId, k.webhookId, k.pilotId]);
+      [owner, ...attackers]
+        .filter((k) => k.workspaceId !== tenant)
+        .flatMap((k) => [
+          k.workspaceId,
+          k.fullKeyId,
+          k.readKeyId,
+          k.projectId,
+          k.jobId,
+          k.jobTypeId,
+          k.webhookId,
+          k.pilotId,
+        ]);
     for (const { what, tenant, res, secretsShownOnPurpose } of responses) {
       figures.responsesScanned += 1;
       if (tenant === 'public') {
@@ -539,7 +747,14 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
       if (res.headers['x-powered-by']) problems.push({ what, header: 'x-powered-by' });
       if (STACK_TRACE.test(res.text)) problems.push({ what, stack: res.text.slice(0, 300) });
       if (!secretsShownOnPurpose) for (const f of secrets.scan(res.text, what)) problems.push(f);
-      const documents = res.json ? [res.body] : /ndjson/.test(String(res.headers['content-type'])) ? res.text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+      const documents = res.json
+        ? [res.body]
+        : /ndjson/.test(String(res.headers['content-type']))
+          ? res.text
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l))
+          : [];
       for (const document of documents) {
         walk(document, '$', (key, at) => {
           if (INTERNAL_KEY.test(key)) problems.push({ what, internal: at });
@@ -547,7 +762,8 @@ describe(`Security: OWASP API Top 10 (2023) (${profile.name} profile)`, () => {
         });
       }
       // Tenants never see each other; the operator sees everything by design.
-      if (tenant !== 'operator') for (const id of foreignIds(tenant)) if (res.text.includes(id)) problems.push({ what, tenant, foreignId: id });
+      if (tenant !== 'operator')
+        for (const id of foreignIds(tenant)) if (res.text.includes(id)) problems.push({ what, tenant, foreignId: id });
     }
     expect(problems.slice(0, 20)).toEqual([]);
   });

@@ -48,7 +48,14 @@ export class HttpsReceiver {
       notAfterDate: new Date(Date.now() + 24 * 60 * 60 * 1000),
       extensions: [
         { name: 'basicConstraints', cA: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     });
     const dir = mkdtempSync(join(tmpdir(), 'receiver-ca-'));
@@ -92,7 +99,9 @@ export class HttpsReceiver {
     req.on('end', () => {
       const request: ReceivedRequest = {
         path: req.url ?? '/',
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
+        headers: Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        ),
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
       };

@@ -46,7 +46,10 @@ export class TransportError extends Error {
 
 /** The client refused to send the request (e.g. characters Node will not put in a path or header). */
 export class ClientRefusedError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ClientRefusedError';
   }
@@ -93,7 +96,14 @@ export class RawHttpClient {
       };
       let req0;
       try {
-        req0 = httpRequest({ host: this.host, port: this.port, method: req.method, path: req.path, headers, agent: this.agent });
+        req0 = httpRequest({
+          host: this.host,
+          port: this.port,
+          method: req.method,
+          path: req.path,
+          headers,
+          agent: this.agent,
+        });
       } catch (error) {
         const e = error as Error & { code?: string };
         fail(new ClientRefusedError(e.code ?? 'ERR_CLIENT', e.message));

@@ -32,7 +32,20 @@ export class RedisServer {
       const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
       const child = spawn(
         binary,
-        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--daemonize',
+          'no',
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let output = '';

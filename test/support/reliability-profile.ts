@@ -51,7 +51,8 @@ export function reliabilityProfile(env: NodeJS.ProcessEnv = process.env): Reliab
   const name = (env.RELIABILITY_PROFILE || 'ci').toLowerCase();
   const profile = PROFILES[name as ReliabilityProfile['name']];
   // A typo must not silently run the short profile when the long one was meant.
-  if (!profile) throw new Error(`RELIABILITY_PROFILE must be one of: ${Object.keys(PROFILES).join(', ')} (got "${name}")`);
+  if (!profile)
+    throw new Error(`RELIABILITY_PROFILE must be one of: ${Object.keys(PROFILES).join(', ')} (got "${name}")`);
   return profile;
 }
 

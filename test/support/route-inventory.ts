@@ -32,7 +32,9 @@ const METHOD_NAMES: Record<number, RouteInfo['method']> = {
   [RequestMethod.ALL]: 'ALL',
 };
 
-type ModuleRef = (new (...args: never[]) => unknown) | { module: new (...args: never[]) => unknown; imports?: unknown[]; controllers?: unknown[] };
+type ModuleRef =
+  | (new (...args: never[]) => unknown)
+  | { module: new (...args: never[]) => unknown; imports?: unknown[]; controllers?: unknown[] };
 
 /**
  * Every HTTP route of the service, read from the controllers' own decorator metadata by walking
@@ -51,7 +53,8 @@ export function routeInventory(): RouteInfo[] {
   const visit = (ref: unknown) => {
     if (!ref) return;
     if (ref instanceof Promise) return; // async dynamic modules: none today; they would need awaiting
-    const dynamic = typeof ref === 'object' ? (ref as { module?: unknown; imports?: unknown[]; controllers?: unknown[] }) : null;
+    const dynamic =
+      typeof ref === 'object' ? (ref as { module?: unknown; imports?: unknown[]; controllers?: unknown[] }) : null;
     const moduleClass = (dynamic ? dynamic.module : ref) as object;
     const key = dynamic ?? moduleClass;
     if (seenModules.has(key)) return;
@@ -74,9 +77,13 @@ export function routeInventory(): RouteInfo[] {
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as number | undefined;
       const sub = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
       if (method === undefined || sub === undefined) continue;
-      const segments = [base, sub].map((s) => s.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+      const segments = [base, sub]
+        .map((s) => s.replace(/^\/+|\/+$/g, ''))
+        .filter(Boolean)
+        .join('/');
       const prefixed = UNPREFIXED.has(segments) ? `/${segments}` : `/v1/${segments}`;
-      const audience = (Reflect.getMetadata(AUDIENCE_METADATA, handler) as Audience | undefined) ?? classAudience ?? 'api_key';
+      const audience =
+        (Reflect.getMetadata(AUDIENCE_METADATA, handler) as Audience | undefined) ?? classAudience ?? 'api_key';
       routes.push({
         method: METHOD_NAMES[method],
         path: prefixed,

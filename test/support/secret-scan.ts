@@ -29,8 +29,10 @@ export class SecretRegistry {
       // The random part alone, in case a prefix was stripped before logging.
       if (value.startsWith('v1_')) this.needles.set(value.slice(3), `${label} (without prefix)`);
     }
-    if (kind === 'webhook_secret' && value.startsWith('whsec_')) this.needles.set(value.slice(6), `${label} (without prefix)`);
-    if (kind === 'admin_token' && value.startsWith('adm_')) this.needles.set(value.slice(4), `${label} (without prefix)`);
+    if (kind === 'webhook_secret' && value.startsWith('whsec_'))
+      this.needles.set(value.slice(6), `${label} (without prefix)`);
+    if (kind === 'admin_token' && value.startsWith('adm_'))
+      this.needles.set(value.slice(4), `${label} (without prefix)`);
   }
 
   get size(): number {

@@ -19,7 +19,8 @@ export class ServiceClient {
   constructor(
     readonly baseUrl: string,
     readonly adminToken: string,
-    private readonly onCredential: (label: string, value: string, kind: 'api_key' | 'webhook_secret') => void = () => undefined,
+    private readonly onCredential: (label: string, value: string, kind: 'api_key' | 'webhook_secret') => void = () =>
+      undefined,
   ) {
     this.http = new RawHttpClient(baseUrl);
   }
@@ -28,7 +29,13 @@ export class ServiceClient {
     return this.http.request<T>(req);
   }
 
-  call<T = any>(method: string, path: string, token: string | undefined, json?: unknown, headers?: Record<string, string>) {
+  call<T = any>(
+    method: string,
+    path: string,
+    token: string | undefined,
+    json?: unknown,
+    headers?: Record<string, string>,
+  ) {
     return this.http.request<T>({ method, path, token, json, headers });
   }
 
@@ -38,12 +45,22 @@ export class ServiceClient {
 
   async expectAdmin<T = any>(method: string, path: string, json: unknown, status: number): Promise<T> {
     const res = await this.admin<T>(method, path, json);
-    if (res.status !== status) throw new Error(`${method} /v1/admin${path}: expected ${status}, got ${res.status} ${res.text}`);
+    if (res.status !== status)
+      throw new Error(`${method} /v1/admin${path}: expected ${status}, got ${res.status} ${res.text}`);
     return res.body;
   }
 
-  async createKey(workspaceId: string, scope: 'full_access' | 'read_only', name = scope === 'read_only' ? 'Reporter' : 'Ops bot') {
-    const key = await this.expectAdmin<{ id: string; key: string }>('POST', `/workspaces/${workspaceId}/api-keys`, { name, scope }, 201);
+  async createKey(
+    workspaceId: string,
+    scope: 'full_access' | 'read_only',
+    name = scope === 'read_only' ? 'Reporter' : 'Ops bot',
+  ) {
+    const key = await this.expectAdmin<{ id: string; key: string }>(
+      'POST',
+      `/workspaces/${workspaceId}/api-keys`,
+      { name, scope },
+      201,
+    );
     this.onCredential(`api key ${key.id}`, key.key, 'api_key');
     return key;
   }
@@ -66,7 +83,12 @@ export class ServiceClient {
   }
 
   async addMember(workspaceId: string, email: string, role: string): Promise<string> {
-    const body = await this.expectAdmin<{ id: string }>('POST', `/workspaces/${workspaceId}/members`, { email, role, first_name: email.split('@')[0] }, 201);
+    const body = await this.expectAdmin<{ id: string }>(
+      'POST',
+      `/workspaces/${workspaceId}/members`,
+      { email, role, first_name: email.split('@')[0] },
+      201,
+    );
     return body.id;
   }
 
@@ -84,7 +106,11 @@ export class ServiceClient {
     let cursor: string | null = null;
     for (let page = 0; page < maxPages; page++) {
       const sep = path.includes('?') ? '&' : '?';
-      const res: RawResponse = await this.call('GET', cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path, token);
+      const res: RawResponse = await this.call(
+        'GET',
+        cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path,
+        token,
+      );
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
       items.push(...(res.body[itemsKey] as T[]));
       cursor = res.body.cursor;

@@ -24,7 +24,11 @@ export class TestApp {
   ) {}
 
   /** `appOptions` (e.g. shorter request timeouts) go to createApp as they are. */
-  static async start(env: Record<string, string> = {}, dataDir?: string, appOptions: CreateAppOptions = {}): Promise<TestApp> {
+  static async start(
+    env: Record<string, string> = {},
+    dataDir?: string,
+    appOptions: CreateAppOptions = {},
+  ): Promise<TestApp> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
     const app = await createApp(config, { logger: false, ...appOptions });
@@ -74,8 +78,14 @@ export class TestApp {
       ...(options.projectLimit !== undefined ? { project_limit: options.projectLimit } : {}),
     });
     if (ws.status !== 201) throw new Error(`provision failed: ${ws.status} ${ws.text}`);
-    const full = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
-    const read = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, { name: 'Reporter', scope: 'read_only' });
+    const full = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, {
+      name: 'Ops bot',
+      scope: 'full_access',
+    });
+    const read = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, {
+      name: 'Reporter',
+      scope: 'read_only',
+    });
     return {
       workspaceId: ws.body.id as string,
       fullKey: full.body.key as string,

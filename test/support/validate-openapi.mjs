@@ -31,19 +31,24 @@ const schemaErrors = [];
 const checkSchema = (where, schema) => {
   if (!ajv.validateSchema(schema)) schemaErrors.push({ where, errors: ajv.errors });
 };
-for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) checkSchema(`components.schemas.${name}`, schema);
+for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
+  checkSchema(`components.schemas.${name}`, schema);
 for (const [path, item] of Object.entries(document.paths ?? {})) {
   for (const [method, operation] of Object.entries(item)) {
-    for (const parameter of operation.parameters ?? []) if (parameter.schema) checkSchema(`${method} ${path} parameter ${parameter.name}`, parameter.schema);
-    for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) if (media.schema) checkSchema(`${method} ${path} body ${type}`, media.schema);
+    for (const parameter of operation.parameters ?? [])
+      if (parameter.schema) checkSchema(`${method} ${path} parameter ${parameter.name}`, parameter.schema);
+    for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
+      if (media.schema) checkSchema(`${method} ${path} body ${type}`, media.schema);
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      for (const [type, media] of Object.entries(response.content ?? {})) if (media.schema) checkSchema(`${method} ${path} ${status} ${type}`, media.schema);
+      for (const [type, media] of Object.entries(response.content ?? {}))
+        if (media.schema) checkSchema(`${method} ${path} ${status} ${type}`, media.schema);
     }
   }
 }
 
 // The component schemas as one JSON Schema, so `#/components/schemas/X` references resolve.
-const rewrite = (value) => JSON.parse(JSON.stringify(value).replaceAll('"#/components/schemas/', '"openapi-components#/$defs/'));
+const rewrite = (value) =>
+  JSON.parse(JSON.stringify(value).replaceAll('"#/components/schemas/', '"openapi-components#/$defs/'));
 ajv.addSchema({ $id: 'openapi-components', $defs: rewrite(document.components?.schemas ?? {}) });
 
 const exampleErrors = [];
@@ -58,31 +63,41 @@ const checkSchemaExamples = (where, schema) => {
   if ('example' in schema) checkExample(`${where} example`, schema, schema.example);
   for (const [name, inner] of Object.entries(schema.properties ?? {})) checkSchemaExamples(`${where}.${name}`, inner);
   for (const key of SUBSCHEMAS) checkSchemaExamples(`${where}/${key}`, schema[key]);
-  for (const key of SUBSCHEMA_LISTS) (schema[key] ?? []).forEach((inner, i) => checkSchemaExamples(`${where}/${key}/${i}`, inner));
+  for (const key of SUBSCHEMA_LISTS)
+    (schema[key] ?? []).forEach((inner, i) => checkSchemaExamples(`${where}/${key}/${i}`, inner));
 };
 const checkMediaExamples = (where, media) => {
   if (!media.schema) return;
   checkSchemaExamples(`${where} schema`, media.schema);
   if ('example' in media) checkExample(`${where} example`, media.schema, media.example);
-  for (const [name, example] of Object.entries(media.examples ?? {})) checkExample(`${where} examples.${name}`, media.schema, example.value);
+  for (const [name, example] of Object.entries(media.examples ?? {}))
+    checkExample(`${where} examples.${name}`, media.schema, example.value);
 };
 for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) checkSchemaExamples(name, schema);
 for (const [name, response] of Object.entries(document.components?.responses ?? {})) {
-  for (const [type, media] of Object.entries(response.content ?? {})) checkMediaExamples(`responses.${name} ${type}`, media);
+  for (const [type, media] of Object.entries(response.content ?? {}))
+    checkMediaExamples(`responses.${name} ${type}`, media);
 }
 for (const [path, item] of Object.entries(document.paths ?? {})) {
   for (const [method, operation] of Object.entries(item)) {
-    for (const parameter of operation.parameters ?? []) if (parameter.schema) checkSchemaExamples(`${method} ${path} ${parameter.name}`, parameter.schema);
-    for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) checkMediaExamples(`${method} ${path} body ${type}`, media);
+    for (const parameter of operation.parameters ?? [])
+      if (parameter.schema) checkSchemaExamples(`${method} ${path} ${parameter.name}`, parameter.schema);
+    for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
+      checkMediaExamples(`${method} ${path} body ${type}`, media);
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      for (const [type, media] of Object.entries(response.content ?? {})) checkMediaExamples(`${method} ${path} ${status} ${type}`, media);
+      for (const [type, media] of Object.entries(response.content ?? {}))
+        checkMediaExamples(`${method} ${path} ${status} ${type}`, media);
     }
   }
 }
 
 const resolve = (object) => {
   let current = object;
-  while (current?.$ref?.startsWith('#/')) current = current.$ref.slice(2).split('/').reduce((node, key) => node?.[key], document);
+  while (current?.$ref?.startsWith('#/'))
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((node, key) => node?.[key], document);
   return current;
 };
 
@@ -96,7 +111,10 @@ for (const sample of samples) {
   }
   const response = resolve(operation.responses?.[String(sample.status)]);
   if (!response) {
-    sampleErrors.push({ sample: label, error: `status ${sample.status} not documented (documented: ${Object.keys(operation.responses ?? {}).join(', ')})` });
+    sampleErrors.push({
+      sample: label,
+      error: `status ${sample.status} not documented (documented: ${Object.keys(operation.responses ?? {}).join(', ')})`,
+    });
     continue;
   }
   const schema = response.content?.['application/json']?.schema;
@@ -113,5 +131,12 @@ for (const sample of samples) {
 }
 
 process.stdout.write(
-  JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null, schemaErrors, exampleErrors, sampleErrors }),
+  JSON.stringify({
+    valid: result.valid,
+    version: validator.version,
+    errors: result.errors ?? null,
+    schemaErrors,
+    exampleErrors,
+    sampleErrors,
+  }),
 );

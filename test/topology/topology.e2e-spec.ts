@@ -46,7 +46,12 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
 
   async function createProject(via: ServiceClient, tenant: Tenant) {
     const name = `P${serial++}`;
-    const res = await via.call('POST', '/v1/projects', tenant.fullKey, { name, description: 'topology', status: 'draft', start_date: '2026-01-01' });
+    const res = await via.call('POST', '/v1/projects', tenant.fullKey, {
+      name,
+      description: 'topology',
+      status: 'draft',
+      start_date: '2026-01-01',
+    });
     if (res.status !== 201) throw new Error(`POST /v1/projects via ${via.baseUrl}: ${res.status} ${res.text}`);
     projects.set(res.body.id, { tenant, name });
     return res;
@@ -57,7 +62,9 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
     const missing: string[] = [];
     const ids = [...projects.keys()];
     for (let i = 0; i < ids.length; i += 50) {
-      const answers = await Promise.all(ids.slice(i, i + 50).map((id) => via.call('GET', `/v1/projects/${id}`, projects.get(id)!.tenant.readKey)));
+      const answers = await Promise.all(
+        ids.slice(i, i + 50).map((id) => via.call('GET', `/v1/projects/${id}`, projects.get(id)!.tenant.readKey)),
+      );
       answers.forEach((res, j) => {
         const id = ids[i + j];
         if (res.status !== 200 || res.body.name !== projects.get(id)!.name) missing.push(id);
@@ -72,7 +79,12 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
     replicas.push(await startReplica(), await startReplica());
     // Tenants made through different processes: the keys authenticate everywhere at once.
     const [p, a, b] = clients();
-    tenants = [await p.provision({ name: 'T0' }), await a.provision({ name: 'T1' }), await b.provision({ name: 'T2' }), await a.provision({ name: 'T3' })];
+    tenants = [
+      await p.provision({ name: 'T0' }),
+      await a.provision({ name: 'T1' }),
+      await b.provision({ name: 'T2' }),
+      await a.provision({ name: 'T3' }),
+    ];
   });
 
   afterAll(async () => {
@@ -162,7 +174,9 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
     // The same rebuild on the projector runs, while the replicas keep serving.
     expect((await p.admin('POST', '/projections/rebuild', { name: 'projects' })).status).toBe(202);
     for (let state = ''; state !== 'done'; await new Promise((r) => setTimeout(r, 100))) {
-      state = (await p.expectAdmin('GET', '/projections', undefined, 200)).projections.find((x: { name: string }) => x.name === 'projects').rebuild.state;
+      state = (await p.expectAdmin('GET', '/projections', undefined, 200)).projections.find(
+        (x: { name: string }) => x.name === 'projects',
+      ).rebuild.state;
       expect(state).not.toBe('failed');
     }
     for (const client of [a, b]) expect(await missingThrough(client)).toEqual([]);
@@ -188,7 +202,8 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
       const still: string[] = [];
       for (const id of missing) {
         for (const via of [p, a, b]) {
-          if ((await via.call('GET', `/v1/projects/${id}`, projects.get(id)!.tenant.readKey)).status !== 200) still.push(id);
+          if ((await via.call('GET', `/v1/projects/${id}`, projects.get(id)!.tenant.readKey)).status !== 200)
+            still.push(id);
         }
       }
       missing = [...new Set(still)];

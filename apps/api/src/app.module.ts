@@ -28,7 +28,22 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot(), CoreModule.forRoot(config), LimitsModule.forRoot(config), HealthModule, AdminModule, ProjectsModule, HistoryModule, OperationsModule, ObservabilityModule, JobsModule, JobTypesModule, TeamModule, WebhooksModule, OpenApiModule],
+      imports: [
+        CqrsModule.forRoot(),
+        CoreModule.forRoot(config),
+        LimitsModule.forRoot(config),
+        HealthModule,
+        AdminModule,
+        ProjectsModule,
+        HistoryModule,
+        OperationsModule,
+        ObservabilityModule,
+        JobsModule,
+        JobTypesModule,
+        TeamModule,
+        WebhooksModule,
+        OpenApiModule,
+      ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -73,7 +73,9 @@ function projectLimit(raw: string | boolean | undefined): number | null | undefi
 }
 
 function pick(values: Values, map: Record<string, keyof typeof OPTIONS>) {
-  return Object.fromEntries(Object.entries(map).flatMap(([field, option]) => (values[option] === undefined ? [] : [[field, values[option]]])));
+  return Object.fromEntries(
+    Object.entries(map).flatMap(([field, option]) => (values[option] === undefined ? [] : [[field, values[option]]])),
+  );
 }
 
 function route(positionals: string[], values: Values): { method: string; path: string; body?: unknown } {
@@ -84,9 +86,17 @@ function route(positionals: string[], values: Values): { method: string; path: s
   };
   switch (`${group} ${action}`) {
     case 'workspaces create':
-      return { method: 'POST', path: '/workspaces', body: { ...pick(values, { name: 'name', plan: 'plan' }), ...limitField(values) } };
+      return {
+        method: 'POST',
+        path: '/workspaces',
+        body: { ...pick(values, { name: 'name', plan: 'plan' }), ...limitField(values) },
+      };
     case 'workspaces update':
-      return { method: 'PATCH', path: `/workspaces/${needId('workspace id')}`, body: { ...pick(values, { plan: 'plan' }), ...limitField(values) } };
+      return {
+        method: 'PATCH',
+        path: `/workspaces/${needId('workspace id')}`,
+        body: { ...pick(values, { plan: 'plan' }), ...limitField(values) },
+      };
     case 'members add':
       return {
         method: 'POST',
@@ -105,7 +115,11 @@ function route(positionals: string[], values: Values): { method: string; path: s
     case 'members erase':
       return { method: 'POST', path: `/members/${needId('member id')}/erase` };
     case 'api-keys create':
-      return { method: 'POST', path: `/workspaces/${needId('workspace id')}/api-keys`, body: pick(values, { name: 'name', scope: 'scope' }) };
+      return {
+        method: 'POST',
+        path: `/workspaces/${needId('workspace id')}/api-keys`,
+        body: pick(values, { name: 'name', scope: 'scope' }),
+      };
     case 'api-keys deactivate':
       return { method: 'POST', path: `/api-keys/${needId('key id')}/deactivate` };
     case 'projections status':
@@ -117,12 +131,16 @@ function route(positionals: string[], values: Values): { method: string; path: s
     case 'projections retry':
     case 'projections skip': {
       if (!id || !second) throw new UsageError(`projections ${action} needs a projection name and a position`);
-      return { method: 'POST', path: `/projections/dead-letters/${encodeURIComponent(id)}/${encodeURIComponent(second)}/${action}` };
+      return {
+        method: 'POST',
+        path: `/projections/dead-letters/${encodeURIComponent(id)}/${encodeURIComponent(second)}/${action}`,
+      };
     }
     case 'events verify':
       return { method: 'POST', path: '/events/verify' };
     case 'events export': {
-      if (!values.workspace === !values.stream) throw new UsageError('events export needs exactly one of --workspace or --stream');
+      if (!values.workspace === !values.stream)
+        throw new UsageError('events export needs exactly one of --workspace or --stream');
       const query = values.workspace
         ? `workspace_id=${encodeURIComponent(String(values.workspace))}`
         : `stream=${encodeURIComponent(String(values.stream))}`;
@@ -177,7 +195,9 @@ export async function runCli(argv: string[]): Promise<number> {
       const text = await response.text();
       if (response.status === 409 && /runs only on the projector/.test(text)) {
         // The easy mistake: the default URL is an API replica's port, not the projector's.
-        process.stderr.write(`Refused by ${base}: ${messageOf(text)}\nNothing was changed. Run it against the projector: npm run cli -- ${positionals.join(' ')} --url http://<projector>:<port>\n`);
+        process.stderr.write(
+          `Refused by ${base}: ${messageOf(text)}\nNothing was changed. Run it against the projector: npm run cli -- ${positionals.join(' ')} --url http://<projector>:<port>\n`,
+        );
         return 1;
       }
       process.stderr.write(`${text || `HTTP ${response.status}`}\n`);
@@ -194,7 +214,9 @@ export async function runCli(argv: string[]): Promise<number> {
     if (command === 'projections dead-letters') return printDeadLetters(result);
     if (command === 'projections retry') {
       const d = result.dead_letter as DeadLetter;
-      process.stdout.write(`${d.projection} at ${d.position} (${d.eventType}): ${result.outcome}${result.outcome === 'failed' ? ` again (${d.attempts} attempts): ${d.error}` : ''}\n`);
+      process.stdout.write(
+        `${d.projection} at ${d.position} (${d.eventType}): ${result.outcome}${result.outcome === 'failed' ? ` again (${d.attempts} attempts): ${d.error}` : ''}\n`,
+      );
       return result.outcome === 'applied' ? 0 : 1;
     }
     if (command === 'projections rebuild') return followRebuild(base, adminToken(values), result.projections);
@@ -217,7 +239,15 @@ interface Status {
   head: number;
   lag: number;
   lagCapped?: boolean;
-  rebuild: { state: string; processed: number; position: number; head: number; eventsPerSecond: number; etaSeconds: number | null; error: string | null } | null;
+  rebuild: {
+    state: string;
+    processed: number;
+    position: number;
+    head: number;
+    eventsPerSecond: number;
+    etaSeconds: number | null;
+    error: string | null;
+  } | null;
 }
 
 function messageOf(text: string): string {
@@ -230,8 +260,17 @@ function messageOf(text: string): string {
 }
 
 function printStatus(result: { role?: string; projections: Status[] }): number {
-  if (result.role) process.stdout.write(`role: ${result.role}${result.role === 'replica' ? " (the projector's stored checkpoints)" : ''}\n`);
-  const rows = result.projections.map((p) => [p.name, String(p.checkpoint), String(p.head), `${p.lag}${p.lagCapped ? '+' : ''}`, p.rebuild?.state ?? '']);
+  if (result.role)
+    process.stdout.write(
+      `role: ${result.role}${result.role === 'replica' ? " (the projector's stored checkpoints)" : ''}\n`,
+    );
+  const rows = result.projections.map((p) => [
+    p.name,
+    String(p.checkpoint),
+    String(p.head),
+    `${p.lag}${p.lagCapped ? '+' : ''}`,
+    p.rebuild?.state ?? '',
+  ]);
   const header = ['projection', 'checkpoint', 'head', 'lag', 'last rebuild'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);
@@ -254,7 +293,13 @@ function printDeadLetters(result: { dead_letters: DeadLetter[] }): number {
   ]);
   const header = ['projection', 'position', 'type', 'stream', 'attempts', 'first failed', 'error'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   return 0;
 }
 
@@ -264,11 +309,14 @@ async function followRebuild(base: string, token: string, names: string[]): Prom
   for (const name of names) {
     let last = '';
     for (;;) {
-      const response = await fetch(`${base.replace(/\/$/, '')}/v1/admin/projections`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${base.replace(/\/$/, '')}/v1/admin/projections`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const status = ((await response.json()) as { projections: Status[] }).projections.find((p) => p.name === name);
       const rebuild = status?.rebuild;
       if (rebuild) {
-        const fraction = rebuild.head > 0 ? Math.min(1, rebuild.position / rebuild.head) : rebuild.state === 'done' ? 1 : 0;
+        const fraction =
+          rebuild.head > 0 ? Math.min(1, rebuild.position / rebuild.head) : rebuild.state === 'done' ? 1 : 0;
         const width = 30;
         const filled = Math.round(fraction * width);
         const eta = rebuild.etaSeconds === null ? '?' : `${rebuild.etaSeconds}s`;

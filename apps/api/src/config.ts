@@ -86,7 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         return n;
       })
     : DEFAULT_RETRY_DELAYS_MS;
-  const allowPrivate = oneOf('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, ['true', 'false'] as const, 'false');
+  const allowPrivate = oneOf(
+    'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    ['true', 'false'] as const,
+    'false',
+  );
 
   mkdirSync(dataDir, { recursive: true });
   const admin = adminToken(env.ADMIN_TOKEN, dataDir);
@@ -98,23 +103,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminTokenGenerated: admin.generated,
     deployment,
     eventStore,
-    eventStoreDbUrl: eventStore === 'eventstoredb' ? required('EVENTSTOREDB_URL', env.EVENTSTOREDB_URL, 'EVENT_STORE=eventstoredb') : null,
+    eventStoreDbUrl:
+      eventStore === 'eventstoredb'
+        ? required('EVENTSTOREDB_URL', env.EVENTSTOREDB_URL, 'EVENT_STORE=eventstoredb')
+        : null,
     readStore,
     mongodbUrl:
       readStore === 'mongodb' || subjectKeyStore === 'mongodb'
-        ? required('MONGODB_URL', env.MONGODB_URL, readStore === 'mongodb' ? 'READ_STORE=mongodb' : 'SUBJECT_KEY_STORE=mongodb')
+        ? required(
+            'MONGODB_URL',
+            env.MONGODB_URL,
+            readStore === 'mongodb' ? 'READ_STORE=mongodb' : 'SUBJECT_KEY_STORE=mongodb',
+          )
         : null,
     subjectKeyStore,
     rateLimitStore,
     redisUrl: rateLimitStore === 'redis' ? required('REDIS_URL', env.REDIS_URL, 'RATE_LIMIT_STORE=redis') : null,
-    rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, deployment === 'sandbox' ? 100 : 1000),
-    rateLimitPerSecond: positiveInt('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, deployment === 'sandbox' ? 25 : 1000),
+    rateLimitPerMinute: positiveInt(
+      'RATE_LIMIT_PER_MINUTE',
+      env.RATE_LIMIT_PER_MINUTE,
+      deployment === 'sandbox' ? 100 : 1000,
+    ),
+    rateLimitPerSecond: positiveInt(
+      'RATE_LIMIT_PER_SECOND',
+      env.RATE_LIMIT_PER_SECOND,
+      deployment === 'sandbox' ? 25 : 1000,
+    ),
     webhookRetryDelaysMs: retryDelays,
-    webhookPauseAfterFailures: positiveInt('WEBHOOK_PAUSE_AFTER_FAILURES', env.WEBHOOK_PAUSE_AFTER_FAILURES, DEFAULT_PAUSE_AFTER_FAILURES),
+    webhookPauseAfterFailures: positiveInt(
+      'WEBHOOK_PAUSE_AFTER_FAILURES',
+      env.WEBHOOK_PAUSE_AFTER_FAILURES,
+      DEFAULT_PAUSE_AFTER_FAILURES,
+    ),
     webhookAllowPrivateTargets: allowPrivate === 'true',
     projections: oneOf('PROJECTIONS', env.PROJECTIONS, ['inline', 'external'] as const, 'inline'),
     readYourWritesTimeoutMs: positiveInt('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000),
-    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const, 'info'),
+    logLevel: oneOf(
+      'LOG_LEVEL',
+      env.LOG_LEVEL,
+      ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const,
+      'info',
+    ),
   };
 }
 

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore, ReadModelStore, SnapshotStore, SubjectKeyStore } from '@app/application';
-import { SqliteEventStore, SqliteReadModelStore, SqliteSnapshotStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
+import {
+  SqliteEventStore,
+  SqliteReadModelStore,
+  SqliteSnapshotStore,
+  SqliteSubjectKeyStore,
+} from '@app/infrastructure/sqlite';
 import { AppConfig, ConfigError } from './config';
 
 /**

@@ -27,12 +27,16 @@ describe('the domain and application layers know no process or host', () => {
   });
 
   it('use no `process` global', () => {
-    const offenders = ROOTS.flatMap(sources).filter((file) => GLOBAL_USE.test(withoutComments(readFileSync(file, 'utf8'))));
+    const offenders = ROOTS.flatMap(sources).filter((file) =>
+      GLOBAL_USE.test(withoutComments(readFileSync(file, 'utf8'))),
+    );
     expect(offenders.map((file) => relative(join(__dirname, '../..'), file))).toEqual([]);
   });
 
   it('would catch one', () => {
-    expect(GLOBAL_USE.test(withoutComments('const a = 1; // process.exit is fine here\nprocess.kill(1, 0);'))).toBe(true);
+    expect(GLOBAL_USE.test(withoutComments('const a = 1; // process.exit is fine here\nprocess.kill(1, 0);'))).toBe(
+      true,
+    );
     expect(GLOBAL_USE.test(withoutComments('/** once per process. */ const b = 2; // process.pid'))).toBe(false);
   });
 });

@@ -34,10 +34,20 @@ export class AdminController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.workspaceId } })
-  @ApiErrors({ 400: ['name is required', 'plan must be one of: free, pro, enterprise', 'project_limit must be a non-negative integer or null'] })
+  @ApiErrors({
+    400: [
+      'name is required',
+      'plan must be one of: free, pro, enterprise',
+      'project_limit must be a non-negative integer or null',
+    ],
+  })
   createWorkspace(@Ctx() context: CommandContext, @Body() body: CreateWorkspaceDto) {
     return this.commands.execute(
-      new CreateWorkspaceCommand(context, { name: body.name, plan: body.plan, projectLimit: body.project_limit ?? null }),
+      new CreateWorkspaceCommand(context, {
+        name: body.name,
+        plan: body.plan,
+        projectLimit: body.project_limit ?? null,
+      }),
     );
   }
 
@@ -62,10 +72,22 @@ export class AdminController {
 
   @Post('workspaces/:workspaceId/members')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Add a team member', description: 'Personal data (email, names, phone, picture) is stored encrypted with a per-member key (docs/privacy.md).' })
+  @ApiOperation({
+    summary: 'Add a team member',
+    description:
+      'Personal data (email, names, phone, picture) is stored encrypted with a per-member key (docs/privacy.md).',
+  })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.userId } })
-  @ApiErrors({ 400: ['email is required', 'email must be a valid email address', 'role must be one of: root, project_manager, ops_lead, pilot, client'], 404: WORKSPACE_NOT_FOUND, 409: MEMBER_EMAIL_TAKEN })
+  @ApiErrors({
+    400: [
+      'email is required',
+      'email must be a valid email address',
+      'role must be one of: root, project_manager, ops_lead, pilot, client',
+    ],
+    404: WORKSPACE_NOT_FOUND,
+    409: MEMBER_EMAIL_TAKEN,
+  })
   addMember(@Ctx() context: CommandContext, @Param('workspaceId') workspaceId: string, @Body() body: AddMemberDto) {
     return this.commands.execute(
       new AddMemberCommand(context, workspaceId, {
@@ -85,18 +107,29 @@ export class AdminController {
 
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key', description: 'The full key is in this response only; it cannot be recovered later.' })
+  @ApiOperation({
+    summary: 'Create an API key',
+    description: 'The full key is in this response only; it cannot be recovered later.',
+  })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: CreatedApiKeySchema })
   @ApiErrors({ 400: ['name is required', 'scope must be one of: read_only, full_access'], 404: WORKSPACE_NOT_FOUND })
-  createApiKey(@Ctx() context: CommandContext, @Param('workspaceId') workspaceId: string, @Body() body: CreateApiKeyDto) {
+  createApiKey(
+    @Ctx() context: CommandContext,
+    @Param('workspaceId') workspaceId: string,
+    @Body() body: CreateApiKeyDto,
+  ) {
     return this.commands.execute(new CreateApiKeyCommand(context, workspaceId, { name: body.name, scope: body.scope }));
   }
 
   /** Right to be forgotten: the member's personal data becomes unreadable everywhere; history stays. */
   @Post('members/:memberId/erase')
   @HttpCode(200)
-  @ApiOperation({ summary: "Erase a member's personal data", description: 'Destroys the member\'s key: every read model, history and export shows the personal fields as `[erased]`; the history itself stays intact.' })
+  @ApiOperation({
+    summary: "Erase a member's personal data",
+    description:
+      "Destroys the member's key: every read model, history and export shows the personal fields as `[erased]`; the history itself stays intact.",
+  })
   @ApiIdParam('memberId', 'User id of the member', EXAMPLE.userId)
   @ApiOkResponse({ type: MessageBody, example: { message: 'Member personal data erased' } })
   @ApiErrors({ 404: USER_NOT_FOUND })
@@ -107,7 +140,10 @@ export class AdminController {
 
   @Post('api-keys/:keyId/deactivate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Deactivate an API key', description: 'Effective on the next request: the key then gets 403 `api_key_inactive`.' })
+  @ApiOperation({
+    summary: 'Deactivate an API key',
+    description: 'Effective on the next request: the key then gets 403 `api_key_inactive`.',
+  })
   @ApiIdParam('keyId', 'API key id', EXAMPLE.apiKeyId)
   @ApiOkResponse({ type: MessageBody, example: { message: 'API key deactivated' } })
   @ApiErrors({ 404: API_KEY_NOT_FOUND })

@@ -22,7 +22,8 @@ const ProjectLimit = () =>
       {
         name: 'projectLimit',
         validator: {
-          validate: (v: unknown) => v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1_000_000_000),
+          validate: (v: unknown) =>
+            v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1_000_000_000),
           defaultMessage: () => PROJECT_LIMIT_MESSAGE,
         },
       },
@@ -102,7 +103,12 @@ export class AddMemberDto {
   )
   profile_picture?: string | null = undefined;
 
-  @ApiPropertyOptional({ enum: [...MEMBER_STATUSES], default: 'active', description: 'Membership status', example: 'active' })
+  @ApiPropertyOptional({
+    enum: [...MEMBER_STATUSES],
+    default: 'active',
+    description: 'Membership status',
+    example: 'active',
+  })
   @applyDecorators(WhenPresent(), OneOf(MEMBER_STATUSES, `status must be one of: ${MEMBER_STATUSES.join(', ')}`))
   status?: string = undefined;
 }

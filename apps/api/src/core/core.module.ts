@@ -1,4 +1,12 @@
-import { DynamicModule, Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import {
   ALL_PROJECTORS,
   ApiKeyAuthenticator,
@@ -68,7 +76,9 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     }
     // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
     for (const leftover of await this.maintenance.cleanUpInterrupted()) {
-      this.logger.warn(`Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`);
+      this.logger.warn(
+        `Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`,
+      );
     }
     await this.engine.start();
     // Serve nothing stale after a restart: the read models first catch up with the store.
@@ -80,7 +90,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       this.sweeping = this.reconciler
         .sweep()
         .then((done) => {
-          if (done.abandoned + done.released + done.jobsDeleted > 0) this.logger.warn(`Slot reconciler repaired ${JSON.stringify(done)}`);
+          if (done.abandoned + done.released + done.jobsDeleted > 0)
+            this.logger.warn(`Slot reconciler repaired ${JSON.stringify(done)}`);
         })
         .catch((error) => this.logger.error('Slot reconciler sweep failed; next sweep in 10 s', error));
     }, 10_000);
@@ -158,17 +169,23 @@ export class CoreModule {
           provide: READ_YOUR_WRITES,
           useFactory: (engine: ProjectionEngine, read: ReadModelStore) =>
             config.projections === 'external'
-              ? new CheckpointPoller(read, ALL_PROJECTORS.map((p) => p.name), {
-                  intervalMs: 5,
-                  timeoutMs: config.readYourWritesTimeoutMs,
-                })
+              ? new CheckpointPoller(
+                  read,
+                  ALL_PROJECTORS.map((p) => p.name),
+                  {
+                    intervalMs: 5,
+                    timeoutMs: config.readYourWritesTimeoutMs,
+                  },
+                )
               : engine,
           inject: [ProjectionEngine, READ_MODEL_STORE],
         },
         {
           provide: ProjectionMaintenance,
           useFactory: (engine: ProjectionEngine, events: EventStore, read: ReadModelStore) =>
-            new ProjectionMaintenance(engine, events, read, { role: config.projections === 'external' ? 'replica' : 'projector' }),
+            new ProjectionMaintenance(engine, events, read, {
+              role: config.projections === 'external' ? 'replica' : 'projector',
+            }),
           inject: [ProjectionEngine, EVENT_STORE, READ_MODEL_STORE],
         },
         {
@@ -180,7 +197,8 @@ export class CoreModule {
         ApiKeyAuthenticator,
         {
           provide: SlotReconciler,
-          useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) => new SlotReconciler(repository, read, clock),
+          useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) =>
+            new SlotReconciler(repository, read, clock),
           inject: [EventSourcedRepository, READ_MODEL_STORE, CLOCK],
         },
         Lifecycle,

@@ -9,7 +9,10 @@ export class HealthController {
   /** Liveness: answers once the service accepts requests. */
   @Get('health')
   @Public()
-  @ApiOperation({ summary: 'Liveness', description: 'Answers 200 once the service accepts requests. No authentication.' })
+  @ApiOperation({
+    summary: 'Liveness',
+    description: 'Answers 200 once the service accepts requests. No authentication.',
+  })
   @ApiOkResponse({ type: HealthSchema })
   health() {
     return { status: 'ok' };

@@ -28,19 +28,35 @@ export class HistoryController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('projects/:projectId/history')
-  @ApiOperation({ summary: "A project's history", description: 'Its events in order, 50 a page; still available after the project is deleted (deletion is itself an event).' })
+  @ApiOperation({
+    summary: "A project's history",
+    description:
+      'Its events in order, 50 a page; still available after the project is deleted (deletion is itself an event).',
+  })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: HistoryPageSchema })
   @ApiErrors({ 400: ['cursor is invalid', 'cursor must be given once'], 404: PROJECT_NOT_FOUND })
-  projectHistory(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('cursor') cursor?: unknown) {
+  projectHistory(
+    @Caller() caller: Principal,
+    @Param('projectId') projectId: string,
+    @Query('cursor') cursor?: unknown,
+  ) {
     return this.queries.execute(
-      new GetStreamHistoryQuery(caller.workspaceId, projectStream(projectId), PROJECT_NOT_FOUND, single('cursor', cursor)),
+      new GetStreamHistoryQuery(
+        caller.workspaceId,
+        projectStream(projectId),
+        PROJECT_NOT_FOUND,
+        single('cursor', cursor),
+      ),
     );
   }
 
   @Get('projects/:projectId/jobs/:jobId/history')
-  @ApiOperation({ summary: "A job's history", description: 'Its events in order, 50 a page; still available after the job is deleted.' })
+  @ApiOperation({
+    summary: "A job's history",
+    description: 'Its events in order, 50 a page; still available after the job is deleted.',
+  })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiCursorQuery()
@@ -65,38 +81,90 @@ export class HistoryController {
 
   /** Predefined job types are part of the catalogue, not of any history: they have no events. */
   @Get('job-types/:jobTypeId/history')
-  @ApiOperation({ summary: "A custom job type's history", description: 'Predefined job types have no events: their history is empty.' })
+  @ApiOperation({
+    summary: "A custom job type's history",
+    description: 'Predefined job types have no events: their history is empty.',
+  })
   @ApiIdParam('jobTypeId', 'Job type id', EXAMPLE.jobTypeId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: HistoryPageSchema })
   @ApiErrors({ 400: 'cursor is invalid', 404: JOB_TYPE_NOT_FOUND })
-  jobTypeHistory(@Caller() caller: Principal, @Param('jobTypeId') jobTypeId: string, @Query('cursor') cursor?: unknown) {
+  jobTypeHistory(
+    @Caller() caller: Principal,
+    @Param('jobTypeId') jobTypeId: string,
+    @Query('cursor') cursor?: unknown,
+  ) {
     if (isPredefinedJobType(jobTypeId)) return { history: [], count: 0, cursor: null };
     return this.queries.execute(
-      new GetStreamHistoryQuery(caller.workspaceId, jobTypeStream(jobTypeId), JOB_TYPE_NOT_FOUND, single('cursor', cursor)),
+      new GetStreamHistoryQuery(
+        caller.workspaceId,
+        jobTypeStream(jobTypeId),
+        JOB_TYPE_NOT_FOUND,
+        single('cursor', cursor),
+      ),
     );
   }
 
   @Get('webhooks/:webhookId/history')
-  @ApiOperation({ summary: "A webhook subscription's history", description: 'Its changes of state in order: creation, updates and re-activations, automatic pausing, secret rotations, deletion. Delivery attempts are in the attempt log (`/deliveries`), not here. Secrets never appear.' })
+  @ApiOperation({
+    summary: "A webhook subscription's history",
+    description:
+      'Its changes of state in order: creation, updates and re-activations, automatic pausing, secret rotations, deletion. Delivery attempts are in the attempt log (`/deliveries`), not here. Secrets never appear.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: HistoryPageSchema })
   @ApiErrors({ 400: 'cursor is invalid', 404: 'Webhook not found' })
-  webhookHistory(@Caller() caller: Principal, @Param('webhookId') webhookId: string, @Query('cursor') cursor?: unknown) {
+  webhookHistory(
+    @Caller() caller: Principal,
+    @Param('webhookId') webhookId: string,
+    @Query('cursor') cursor?: unknown,
+  ) {
     return this.queries.execute(
-      new GetStreamHistoryQuery(caller.workspaceId, `webhook-${webhookId}`, 'Webhook not found', single('cursor', cursor)),
+      new GetStreamHistoryQuery(
+        caller.workspaceId,
+        `webhook-${webhookId}`,
+        'Webhook not found',
+        single('cursor', cursor),
+      ),
     );
   }
 
   @Get('events')
-  @ApiOperation({ summary: "The workspace's audit feed", description: 'Every event of the workspace in store order, 50 a page, filterable by type and time.' })
-  @ApiQuery({ name: 'type', required: false, type: String, description: 'Comma-separated event types', example: 'project.created,project.deleted' })
-  @ApiQuery({ name: 'from', required: false, type: 'integer', description: 'Recorded at or after (Unix time in milliseconds)', example: EXAMPLE.time })
-  @ApiQuery({ name: 'to', required: false, type: 'integer', description: 'Recorded at or before (Unix time in milliseconds)', example: EXAMPLE.time + 86_400_000 })
+  @ApiOperation({
+    summary: "The workspace's audit feed",
+    description: 'Every event of the workspace in store order, 50 a page, filterable by type and time.',
+  })
+  @ApiQuery({
+    name: 'type',
+    required: false,
+    type: String,
+    description: 'Comma-separated event types',
+    example: 'project.created,project.deleted',
+  })
+  @ApiQuery({
+    name: 'from',
+    required: false,
+    type: 'integer',
+    description: 'Recorded at or after (Unix time in milliseconds)',
+    example: EXAMPLE.time,
+  })
+  @ApiQuery({
+    name: 'to',
+    required: false,
+    type: 'integer',
+    description: 'Recorded at or before (Unix time in milliseconds)',
+    example: EXAMPLE.time + 86_400_000,
+  })
   @ApiCursorQuery()
   @ApiOkResponse({ type: AuditFeedPageSchema })
-  @ApiErrors({ 400: ['type must be a comma-separated list of event types', 'from must be a Unix time in milliseconds', 'cursor is invalid'] })
+  @ApiErrors({
+    400: [
+      'type must be a comma-separated list of event types',
+      'from must be a Unix time in milliseconds',
+      'cursor is invalid',
+    ],
+  })
   events(
     @Caller() caller: Principal,
     @Query('type') type?: unknown,
@@ -108,7 +176,8 @@ export class HistoryController {
       ?.split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    if (types?.some((t) => !/^[a-z_]+\.[a-z_]+$/.test(t))) throw validationError('type must be a comma-separated list of event types');
+    if (types?.some((t) => !/^[a-z_]+\.[a-z_]+$/.test(t)))
+      throw validationError('type must be a comma-separated list of event types');
     return this.queries.execute(
       new ListWorkspaceEventsQuery(caller.workspaceId, {
         types,

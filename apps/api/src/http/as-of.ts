@@ -3,6 +3,7 @@ import { validationError } from '@app/domain';
 /** `?as_of=<ms>` of temporal reads: absent, or a Unix time in milliseconds. */
 export function parseAsOf(raw: unknown): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw validationError('as_of must be a Unix time in milliseconds');
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw))
+    throw validationError('as_of must be a Unix time in milliseconds');
   return Number(raw);
 }

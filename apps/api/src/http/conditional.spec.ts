@@ -58,7 +58,9 @@ describe('conditionalResponses', () => {
     expect(res.body).toBe('');
     expect(res.headers.etag).toBe('"3"');
     expect(res.headers['content-type']).toBeUndefined();
-    expect((await app.inject({ method: 'GET', url: '/text', headers: { 'if-none-match': '"2"' } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/text', headers: { 'if-none-match': '"2"' } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('still serialises tagged objects and leaves untagged answers alone', async () => {

@@ -131,7 +131,11 @@ export function parseIfMatch(header: string | string[] | undefined): number | un
     throw new HttpProblem(400, 'If-Match takes a single entity tag, as given in the ETag header (e.g. "3"), or *');
   }
   const match = ENTITY_TAG.exec(tags[0]);
-  if (!match) throw new HttpProblem(400, 'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *');
+  if (!match)
+    throw new HttpProblem(
+      400,
+      'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *',
+    );
   if (match[1]) throw preconditionFailed('If-Match compares strongly: a weak entity tag (W/"...") never matches');
   if (!REVISION.test(match[2])) throw preconditionFailed(STALE_IF_MATCH);
   return Number(match[2]);

@@ -81,7 +81,12 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   // Fastify's own request errors (body parsing, limits) carry a 4xx statusCode and a clear message.
   const raw = error as { statusCode?: unknown; message?: unknown };
-  if (typeof raw?.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500 && typeof raw.message === 'string') {
+  if (
+    typeof raw?.statusCode === 'number' &&
+    raw.statusCode >= 400 &&
+    raw.statusCode < 500 &&
+    typeof raw.message === 'string'
+  ) {
     return { status: raw.statusCode, body: { message: raw.message } };
   }
   return { status: 500, body: { message: 'Internal server error' } };

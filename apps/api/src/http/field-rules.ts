@@ -22,8 +22,7 @@ export const WhenPresent = () => ValidateIf((_o, v) => v !== undefined);
 /** Validates only when present and not null (null clears a nullable field). */
 export const WhenSet = () => ValidateIf((_o, v) => v !== undefined && v !== null);
 
-export const Required = (message: string) =>
-  custom('required', (v) => v !== undefined && v !== null, message);
+export const Required = (message: string) => custom('required', (v) => v !== undefined && v !== null, message);
 
 export const IsStringField = (field: string, message = `${field} must be a string`) =>
   custom('isString', (v) => typeof v === 'string', message);

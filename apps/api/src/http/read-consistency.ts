@@ -15,7 +15,12 @@ export const READ_CONSISTENCY_PENDING = 'pending';
  * projections that did not show the request's writes to `count`.
  */
 export function readConsistencyHook(count: (route: string, projection: string) => void) {
-  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, value: unknown) => void) => {
+  return (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: null, value: unknown) => void,
+  ) => {
     const pending = (request as FastifyRequest & ConsistencyRequest).readConsistency?.pending;
     if (pending && pending.length > 0) {
       reply.header(READ_CONSISTENCY_HEADER, READ_CONSISTENCY_PENDING);

@@ -43,7 +43,11 @@ export const DEFAULT_REQUEST_BOUNDS: RequestBounds = {
  * NestJS's adapter brings its own copy of Fastify's types.
  */
 export function refuseLongUrls(maxUrlLength: number) {
-  return (request: { url: string }, reply: { code(status: number): { send(payload: unknown): unknown } }, done: () => void) => {
+  return (
+    request: { url: string },
+    reply: { code(status: number): { send(payload: unknown): unknown } },
+    done: () => void,
+  ) => {
     if (request.url.length <= maxUrlLength) return done();
     // Answered here: the request goes no further (done is not called).
     reply.code(414).send({ message: `The URL is too long (at most ${maxUrlLength} characters)` });

@@ -16,7 +16,8 @@ export class DtoValidationPipe implements PipeTransform {
     // No body at all reads as an empty object; any JSON value other than an object (null, a
     // string, a number, a boolean, an array) is refused, never taken for "no changes".
     const body = value === undefined ? {} : value;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestException(BODY_NOT_OBJECT);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new BadRequestException(BODY_NOT_OBJECT);
     const instance = toInstance(metatype, body as Record<string, unknown>);
     const errors = validateSync(instance as object, {
       whitelist: true,
@@ -26,7 +27,8 @@ export class DtoValidationPipe implements PipeTransform {
     });
     if (errors.length > 0) throw new BadRequestException(firstMessage(metatype, errors));
     // Not copied (class-validator finds a DTO's rules through `instance.constructor`), so refused here.
-    if (Object.prototype.hasOwnProperty.call(body, 'constructor')) throw new BadRequestException('constructor is not an allowed field');
+    if (Object.prototype.hasOwnProperty.call(body, 'constructor'))
+      throw new BadRequestException('constructor is not an allowed field');
     return instance;
   }
 }

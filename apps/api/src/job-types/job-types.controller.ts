@@ -1,7 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CommandContext, CreateJobTypeCommand, DeleteJobTypeCommand, ListJobTypesQuery, Principal } from '@app/application';
+import {
+  CommandContext,
+  CreateJobTypeCommand,
+  DeleteJobTypeCommand,
+  ListJobTypesQuery,
+  Principal,
+} from '@app/application';
 import { JOB_TYPE_MESSAGES as M, JOB_TYPE_NOT_FOUND, PREDEFINED_JOB_TYPE_NOT_DELETABLE } from '@app/domain';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { singleQueryValue } from '../jobs/query-params';
@@ -21,7 +27,10 @@ export class JobTypesController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List job types', description: 'The predefined catalogue first, then the custom types in creation order, 50 a page.' })
+  @ApiOperation({
+    summary: 'List job types',
+    description: 'The predefined catalogue first, then the custom types in creation order, 50 a page.',
+  })
   @ApiCursorQuery()
   @ApiOkResponse({ type: JobTypeListSchema })
   @ApiErrors({ 400: 'cursor is invalid' })
@@ -40,7 +49,10 @@ export class JobTypesController {
 
   @Delete(':jobTypeId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a custom job type', description: 'Jobs that use it keep it as their type; no job can newly take it.' })
+  @ApiOperation({
+    summary: 'Delete a custom job type',
+    description: 'Jobs that use it keep it as their type; no job can newly take it.',
+  })
   @ApiIdParam('jobTypeId', 'Job type id', EXAMPLE.jobTypeId)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors({ 400: PREDEFINED_JOB_TYPE_NOT_DELETABLE, 404: JOB_TYPE_NOT_FOUND })

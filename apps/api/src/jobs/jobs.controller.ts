@@ -56,11 +56,22 @@ export class JobsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a job', description: 'Defaults: `status` `not_started`, `priority` `medium`; every other optional field null.' })
+  @ApiOperation({
+    summary: 'Create a job',
+    description: 'Defaults: `status` `not_started`, `priority` `medium`; every other optional field null.',
+  })
   @ApiJsonBody(CreateJobDto, {
     one_time: {
       summary: 'A one-time inspection',
-      value: { name: 'Roof survey, block C', type: 'roof_inspection', job_pattern: 'one_time', start_date: '2028-03-01', latitude: 55.6761, longitude: 12.5683, capture_types: ['drone_inspection', 'orthomosaic'] },
+      value: {
+        name: 'Roof survey, block C',
+        type: 'roof_inspection',
+        job_pattern: 'one_time',
+        start_date: '2028-03-01',
+        latitude: 55.6761,
+        longitude: 12.5683,
+        capture_types: ['drone_inspection', 'orthomosaic'],
+      },
     },
     recurring: {
       summary: 'Every other week, on Mondays and Thursdays, two flights each',
@@ -132,7 +143,8 @@ export class JobsController {
   @Patch(':jobId')
   @ApiOperation({
     summary: 'Update a job',
-    description: 'Only the supplied fields change; null clears the nullable ones. Changing the pattern or a recurring field regenerates the occurrences.',
+    description:
+      'Only the supplied fields change; null clears the nullable ones. Changing the pattern or a recurring field regenerates the occurrences.',
   })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiOkResponse({ type: MessageBody, example: { message: 'Job updated successfully' } })
@@ -171,7 +183,10 @@ export class JobsController {
 
   @Post(':jobId/assign')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Assign pilots to every occurrence of a job', description: 'All or nothing: any id that is not a pilot of the workspace fails the request.' })
+  @ApiOperation({
+    summary: 'Assign pilots to every occurrence of a job',
+    description: 'All or nothing: any id that is not a pilot of the workspace fails the request.',
+  })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiOkResponse({ type: AssignPilotsResultSchema })
   @ApiErrors({
@@ -207,7 +222,10 @@ export class JobsController {
 
   /** Not in the API reference, which keeps occurrence records out of sight; documented in docs/jobs.md. */
   @Get(':jobId/occurrences')
-  @ApiOperation({ summary: "List a job's occurrences", description: 'Derived from its schedule, by date, 50 a page (docs/jobs.md).' })
+  @ApiOperation({
+    summary: "List a job's occurrences",
+    description: 'Derived from its schedule, by date, 50 a page (docs/jobs.md).',
+  })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: OccurrenceListSchema })

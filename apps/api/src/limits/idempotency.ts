@@ -38,7 +38,8 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 export const KEY_FORMAT_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters (e.g. a UUID)';
 export const KEY_REUSED_MESSAGE =
   'This Idempotency-Key was already used for a different request (another method, path or body); use a new key for a new request';
-export const KEY_IN_PROGRESS_MESSAGE = 'A request with this Idempotency-Key is still being processed; retry after it has finished';
+export const KEY_IN_PROGRESS_MESSAGE =
+  'A request with this Idempotency-Key is still being processed; retry after it has finished';
 /** Response headers worth repeating in a replay. */
 const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
 
@@ -206,7 +207,11 @@ export class Idempotency {
           if (value !== undefined) headers[name] = String(value);
         }
         const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-        const response = { status: reply.statusCode, headers, body: body === '' ? '' : sealer.seal(body, recordKey(scope, key)) };
+        const response = {
+          status: reply.statusCode,
+          headers,
+          body: body === '' ? '' : sealer.seal(body, recordKey(scope, key)),
+        };
         if (!(await this.store.complete(scope, key, owner, response))) {
           this.logger.warn(
             `An Idempotency-Key claim was taken over before its request finished (lock of ${IDEMPOTENCY_LOCK_MS} ms exceeded)`,
@@ -242,7 +247,6 @@ function opened(response: StoredResponse, sealer: ResponseSealer, record: string
   if (body === null) throw new HttpProblem(422, KEY_REUSED_MESSAGE);
   return { ...response, body };
 }
-
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,12 @@
 import { clientAddress } from './client-address';
 import { parseIdempotencyKey } from './idempotency';
-import { rateLimitHeader, rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader, retryAfterSeconds } from './rate-limit-headers';
+import {
+  rateLimitHeader,
+  rateLimitMessage,
+  rateLimitPolicies,
+  rateLimitPolicyHeader,
+  retryAfterSeconds,
+} from './rate-limit-headers';
 import { canonicalJson, ResponseSealer } from './response-sealer';
 
 describe('rate-limit headers', () => {
@@ -49,7 +55,8 @@ describe('parseIdempotencyKey', () => {
   it('takes a bare or quoted key and refuses anything else', () => {
     expect(parseIdempotencyKey('abc-123')).toBe('abc-123');
     expect(parseIdempotencyKey('"abc-123"')).toBe('abc-123');
-    for (const bad of ['', '""', 'a b', 'x'.repeat(256)]) expect(() => parseIdempotencyKey(bad)).toThrow(/Idempotency-Key/);
+    for (const bad of ['', '""', 'a b', 'x'.repeat(256)])
+      expect(() => parseIdempotencyKey(bad)).toThrow(/Idempotency-Key/);
     expect(() => parseIdempotencyKey(['a', 'b'])).toThrow(/given once/);
   });
 });
@@ -64,7 +71,12 @@ describe('ResponseSealer', () => {
     expect(sealer.fingerprint('POST', '/v1/projects', { a: 1, b: { c: [2, 1], d: null } })).not.toBe(base);
     expect(sealer.fingerprint('POST', '/v1/other', { a: 1, b: { c: [1, 2], d: null } })).not.toBe(base);
     // Another credential gives another fingerprint for the same request.
-    expect(new ResponseSealer('v1_other', 'api_key:key_1').fingerprint('POST', '/v1/projects', { a: 1, b: { c: [1, 2], d: null } })).not.toBe(base);
+    expect(
+      new ResponseSealer('v1_other', 'api_key:key_1').fingerprint('POST', '/v1/projects', {
+        a: 1,
+        b: { c: [1, 2], d: null },
+      }),
+    ).not.toBe(base);
   });
 
   it('opens only what it sealed, for the record it sealed it for', () => {
@@ -82,7 +94,9 @@ describe('ResponseSealer', () => {
     expect(canonicalJson(undefined)).toBe('null');
     const sample = { z: ['x', 1.5, true, null, { y: 'ü"\\', x: [] }], a: {}, m: -0, e: 'line\nbreak' };
     expect(JSON.parse(canonicalJson(sample))).toEqual(JSON.parse(JSON.stringify(sample)));
-    expect(canonicalJson(sample)).toBe(JSON.stringify({ a: {}, e: 'line\nbreak', m: -0, z: ['x', 1.5, true, null, { x: [], y: 'ü"\\' }] }));
+    expect(canonicalJson(sample)).toBe(
+      JSON.stringify({ a: {}, e: 'line\nbreak', m: -0, z: ['x', 1.5, true, null, { x: [], y: 'ü"\\' }] }),
+    );
   });
 
   it('fingerprints a body nested far deeper than the stack would allow', () => {

@@ -6,7 +6,9 @@ import type { AppConfig } from '../config';
  * (RATE_LIMIT_PER_MINUTE / RATE_LIMIT_PER_SECOND; the defaults follow DEPLOYMENT).
  * Bucket widths are 1/60 of the window: the count is exact to within one bucket (see the port).
  */
-export function rateLimitPolicies(config: Pick<AppConfig, 'rateLimitPerMinute' | 'rateLimitPerSecond'>): RateLimitPolicy[] {
+export function rateLimitPolicies(
+  config: Pick<AppConfig, 'rateLimitPerMinute' | 'rateLimitPerSecond'>,
+): RateLimitPolicy[] {
   const policies: RateLimitPolicy[] = [
     { name: 'minute', limit: config.rateLimitPerMinute, windowMs: 60_000, bucketMs: 1_000 },
     { name: 'second', limit: config.rateLimitPerSecond, windowMs: 1_000, bucketMs: 100 },

@@ -91,7 +91,9 @@ export class RateLimiter {
     return reply;
   }
 
-  private async subjectOf(request: AuthenticatedRequest): Promise<{ subject: string; kind: 'API key' | 'client IP address' }> {
+  private async subjectOf(
+    request: AuthenticatedRequest,
+  ): Promise<{ subject: string; kind: 'API key' | 'client IP address' }> {
     if (this.perApiKey) {
       const presented = bearerOf(request);
       if (presented?.startsWith(API_KEY_PREFIX)) {

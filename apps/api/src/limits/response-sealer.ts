@@ -21,7 +21,9 @@ export class ResponseSealer {
 
   /** What the request asks for: method, path with query, and the body with its keys sorted (key order is not meaning). */
   fingerprint(method: string, url: string, body: unknown): string {
-    return createHmac('sha256', this.key).update(`${method}\n${url}\n${canonicalJson(body)}`).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(`${method}\n${url}\n${canonicalJson(body)}`)
+      .digest('base64url');
   }
 
   /** AES-256-GCM; the record's key is authenticated with it, so a body cannot be moved to another record. */
@@ -30,7 +32,12 @@ export class ResponseSealer {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(recordKey));
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return [
+      VERSION,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join('.');
   }
 
   /** The plain text, or null when the record was sealed under another key or altered. */

@@ -4,7 +4,11 @@ import { ServiceMetrics } from './metrics';
 /** The configured event store, with append latency recorded (a decorator: same port, same behaviour). */
 export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics): EventStore {
   return {
-    async appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    async appendToStream(
+      streamId: string,
+      events: NewEvent[],
+      options: { expectedRevision: ExpectedRevision },
+    ): Promise<AppendResult> {
       const stop = metrics.appendDuration.startTimer();
       try {
         const result = await store.appendToStream(streamId, events, options);

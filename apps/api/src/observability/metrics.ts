@@ -78,7 +78,9 @@ export class ServiceMetrics {
 }
 
 /** Outcome label of one delivery attempt, from what the transport saw. */
-export function deliveryOutcome(response: { kind: 'response'; status: number } | { kind: 'error'; blocked: boolean; aborted: boolean }) {
+export function deliveryOutcome(
+  response: { kind: 'response'; status: number } | { kind: 'error'; blocked: boolean; aborted: boolean },
+) {
   if (response.kind === 'response') {
     if (response.status >= 200 && response.status < 300) return 'delivered';
     if (response.status === 410) return 'gone';

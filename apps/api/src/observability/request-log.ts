@@ -15,7 +15,13 @@ export function requestLogHook(metrics: ServiceMetrics, logLevel: string): onRes
     metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
     if (route === '/metrics' || route === '/health') return;
     log.info(
-      { req_id: request.id, method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 100) / 100 },
+      {
+        req_id: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
       'request',
     );
   };

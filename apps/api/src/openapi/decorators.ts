@@ -1,6 +1,15 @@
 import { applyDecorators, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
-import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { STALE_IF_MATCH } from '@app/application';
 import { AUTH_FAILURES, AuthCode } from '../http/errors';
 import { AuthErrorBody, ErrorBody } from './schemas/common.schema';
@@ -30,7 +39,10 @@ const forbidden = (codes: readonly AuthCode[]) =>
     description: 'Authentication failed: `code_name` says why',
     type: AuthErrorBody,
     examples: Object.fromEntries(
-      codes.map((code) => [code, { summary: AUTH_CONDITIONS[code], value: { message: AUTH_FAILURES[code], code_name: code } }]),
+      codes.map((code) => [
+        code,
+        { summary: AUTH_CONDITIONS[code], value: { message: AUTH_FAILURES[code], code_name: code } },
+      ]),
     ),
   });
 
@@ -39,7 +51,10 @@ function forEachRoute(target: Function, decorate: (method: RequestMethod) => Met
   const prototype = target.prototype as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-    const method = descriptor && typeof descriptor.value === 'function' ? Reflect.getMetadata(METHOD_METADATA, descriptor.value) : undefined;
+    const method =
+      descriptor && typeof descriptor.value === 'function'
+        ? Reflect.getMetadata(METHOD_METADATA, descriptor.value)
+        : undefined;
     if (method !== undefined) decorate(method as RequestMethod)(prototype, name, descriptor!);
   }
 }
@@ -92,13 +107,20 @@ const exampleKey = (message: string) =>
  * status merge their examples (and their descriptions, so decorators that add examples to another
  * one's status pass an empty description).
  */
-const errorResponse = (status: ErrorStatus, messages: string | readonly string[], description: string = ERROR_DESCRIPTIONS[status]) =>
+const errorResponse = (
+  status: ErrorStatus,
+  messages: string | readonly string[],
+  description: string = ERROR_DESCRIPTIONS[status],
+) =>
   ApiResponse({
     status,
     description,
     type: ErrorBody,
     examples: Object.fromEntries(
-      (typeof messages === 'string' ? [messages] : messages).map((message) => [exampleKey(message), { summary: message, value: { message } }]),
+      (typeof messages === 'string' ? [messages] : messages).map((message) => [
+        exampleKey(message),
+        { summary: message, value: { message } },
+      ]),
     ),
   });
 
@@ -125,7 +147,8 @@ export const ApiCursorQuery = () =>
     name: 'cursor',
     required: false,
     type: String,
-    description: 'The `cursor` of the previous page; omit it for the first page. A cursor from another list is refused (400 `cursor is invalid`).',
+    description:
+      'The `cursor` of the previous page; omit it for the first page. A cursor from another list is refused (400 `cursor is invalid`).',
   });
 
 /** A path parameter holding an identifier. */
@@ -145,7 +168,8 @@ export const ApiAsOfQuery = (resource: string) =>
 /** The `ETag` header of a response that shows one version of a resource (http/conditional.ts). */
 export const ETAG_HEADER = {
   ETag: {
-    description: 'The version of the resource (its revision) as a strong entity tag; send it back in If-Match to make a write conditional.',
+    description:
+      'The version of the resource (its revision) as a strong entity tag; send it back in If-Match to make a write conditional.',
     schema: { type: 'string', example: '"3"' },
   },
 } as const;
@@ -163,7 +187,11 @@ export const ApiIfMatch = () =>
         'Optional optimistic concurrency: the ETag of the version the change is based on (e.g. `"3"`), or `*`. A stale or weak tag is refused with 412.',
       schema: { type: 'string', example: '"3"' },
     }),
-    errorResponse(400, 'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *', ''),
+    errorResponse(
+      400,
+      'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *',
+      '',
+    ),
     errorResponse(412, [STALE_IF_MATCH, 'If-Match compares strongly: a weak entity tag (W/"...") never matches']),
   );
 
@@ -176,5 +204,9 @@ export const ApiIfNoneMatch = () =>
       description: 'The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current.',
       schema: { type: 'string', example: '"3"' },
     }),
-    ApiResponse({ status: 304, description: 'Not modified: the copy named in If-None-Match is current', headers: ETAG_HEADER }),
+    ApiResponse({
+      status: 304,
+      description: 'Not modified: the copy named in If-None-Match is current',
+      headers: ETAG_HEADER,
+    }),
   );

@@ -2,9 +2,18 @@ import { toJsonSchema2020, toOpenApi31 } from './openapi-31';
 
 describe('OpenAPI 3.0 schemas made 3.1 (JSON Schema 2020-12)', () => {
   it('writes nullable types as a "null" type, and adds null to an enum', () => {
-    expect(toJsonSchema2020({ type: 'string', nullable: true, maxLength: 5 })).toEqual({ type: ['string', 'null'], maxLength: 5 });
-    expect(toJsonSchema2020({ type: 'string', enum: ['a', 'b'], nullable: true })).toEqual({ type: ['string', 'null'], enum: ['a', 'b', null] });
-    expect(toJsonSchema2020({ type: 'array', items: { type: 'integer' }, nullable: true })).toEqual({ type: ['array', 'null'], items: { type: 'integer' } });
+    expect(toJsonSchema2020({ type: 'string', nullable: true, maxLength: 5 })).toEqual({
+      type: ['string', 'null'],
+      maxLength: 5,
+    });
+    expect(toJsonSchema2020({ type: 'string', enum: ['a', 'b'], nullable: true })).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', 'b', null],
+    });
+    expect(toJsonSchema2020({ type: 'array', items: { type: 'integer' }, nullable: true })).toEqual({
+      type: ['array', 'null'],
+      items: { type: 'integer' },
+    });
     expect(toJsonSchema2020({ type: 'string', nullable: false })).toEqual({ type: 'string' });
   });
 
@@ -23,7 +32,9 @@ describe('OpenAPI 3.0 schemas made 3.1 (JSON Schema 2020-12)', () => {
   });
 
   it('makes boolean exclusive bounds numeric', () => {
-    expect(toJsonSchema2020({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false })).toEqual({
+    expect(
+      toJsonSchema2020({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }),
+    ).toEqual({
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 9,
@@ -40,7 +51,9 @@ describe('OpenAPI 3.0 schemas made 3.1 (JSON Schema 2020-12)', () => {
           parameters: [{ name: 'id', in: 'path', schema: nullableString() }],
           post: {
             parameters: [{ name: 'q', in: 'query', schema: nullableString() }],
-            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { a: nullableString() } } } } },
+            requestBody: {
+              content: { 'application/json': { schema: { type: 'object', properties: { a: nullableString() } } } },
+            },
             responses: {
               '200': {
                 description: 'OK',
@@ -52,7 +65,9 @@ describe('OpenAPI 3.0 schemas made 3.1 (JSON Schema 2020-12)', () => {
         },
       },
       components: {
-        schemas: { S: { type: 'object', properties: { m: { type: 'object', additionalProperties: nullableString() } } } },
+        schemas: {
+          S: { type: 'object', properties: { m: { type: 'object', additionalProperties: nullableString() } } },
+        },
         responses: { R: { description: 'r', content: { 'application/json': { schema: nullableString() } } } },
       },
     }) as any;

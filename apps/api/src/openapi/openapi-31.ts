@@ -11,7 +11,8 @@
  */
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'] as const;
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
@@ -20,7 +21,8 @@ const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'contains', 'if', 't
 export function toJsonSchema2020(schema: Json): Json {
   for (const key of SUBSCHEMA_MAPS) {
     const map = schema[key];
-    if (isObject(map)) for (const [name, inner] of Object.entries(map)) if (isObject(inner)) map[name] = toJsonSchema2020(inner);
+    if (isObject(map))
+      for (const [name, inner] of Object.entries(map)) if (isObject(inner)) map[name] = toJsonSchema2020(inner);
   }
   for (const key of SUBSCHEMA_LISTS) {
     const list = schema[key];
@@ -52,7 +54,13 @@ export function toJsonSchema2020(schema: Json): Json {
 
 function withNull(schema: Json): Json {
   const { type } = schema;
-  if (typeof type === 'string' && !('$ref' in schema) && !('allOf' in schema) && !('oneOf' in schema) && !('anyOf' in schema)) {
+  if (
+    typeof type === 'string' &&
+    !('$ref' in schema) &&
+    !('allOf' in schema) &&
+    !('oneOf' in schema) &&
+    !('anyOf' in schema)
+  ) {
     schema.type = [type, 'null'];
     if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
     return schema;
@@ -62,11 +70,31 @@ function withNull(schema: Json): Json {
     return schema;
   }
   // A reference or a composition: keep the annotations beside the alternatives.
-  const { description, title, example, examples, default: byDefault, readOnly, writeOnly, deprecated, ...rest } = schema;
+  const {
+    description,
+    title,
+    example,
+    examples,
+    default: byDefault,
+    readOnly,
+    writeOnly,
+    deprecated,
+    ...rest
+  } = schema;
   const annotations = Object.fromEntries(
-    Object.entries({ description, title, example, examples, default: byDefault, readOnly, writeOnly, deprecated }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      description,
+      title,
+      example,
+      examples,
+      default: byDefault,
+      readOnly,
+      writeOnly,
+      deprecated,
+    }).filter(([, v]) => v !== undefined),
   );
-  const alternatives = Array.isArray(rest.allOf) && rest.allOf.length === 1 && Object.keys(rest).length === 1 ? rest.allOf : [rest];
+  const alternatives =
+    Array.isArray(rest.allOf) && rest.allOf.length === 1 && Object.keys(rest).length === 1 ? rest.allOf : [rest];
   return { anyOf: [...alternatives, { type: 'null' }], ...annotations };
 }
 
@@ -74,17 +102,20 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 
 function convertContent(content: unknown) {
   if (!isObject(content)) return;
-  for (const media of Object.values(content)) if (isObject(media) && isObject(media.schema)) media.schema = toJsonSchema2020(media.schema);
+  for (const media of Object.values(content))
+    if (isObject(media) && isObject(media.schema)) media.schema = toJsonSchema2020(media.schema);
 }
 
 function convertHeaders(headers: unknown) {
   if (!isObject(headers)) return;
-  for (const header of Object.values(headers)) if (isObject(header) && isObject(header.schema)) header.schema = toJsonSchema2020(header.schema);
+  for (const header of Object.values(headers))
+    if (isObject(header) && isObject(header.schema)) header.schema = toJsonSchema2020(header.schema);
 }
 
 function convertParameters(parameters: unknown) {
   if (!Array.isArray(parameters)) return;
-  for (const parameter of parameters) if (isObject(parameter) && isObject(parameter.schema)) parameter.schema = toJsonSchema2020(parameter.schema);
+  for (const parameter of parameters)
+    if (isObject(parameter) && isObject(parameter.schema)) parameter.schema = toJsonSchema2020(parameter.schema);
 }
 
 /** Makes every schema of an OpenAPI document a 3.1 one and names the version; returns the document. */
@@ -93,10 +124,12 @@ export function toOpenApi31<T extends object>(document: T, version = '3.1.0'): T
   doc.openapi = version;
   const components = isObject(doc.components) ? doc.components : {};
   if (isObject(components.schemas)) {
-    for (const [name, schema] of Object.entries(components.schemas)) if (isObject(schema)) components.schemas[name] = toJsonSchema2020(schema);
+    for (const [name, schema] of Object.entries(components.schemas))
+      if (isObject(schema)) components.schemas[name] = toJsonSchema2020(schema);
   }
   if (isObject(components.responses)) {
-    for (const response of Object.values(components.responses)) if (isObject(response)) (convertContent(response.content), convertHeaders(response.headers));
+    for (const response of Object.values(components.responses))
+      if (isObject(response)) (convertContent(response.content), convertHeaders(response.headers));
   }
   convertHeaders(components.headers);
   if (isObject(components.parameters)) convertParameters(Object.values(components.parameters));

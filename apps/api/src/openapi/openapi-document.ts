@@ -3,7 +3,12 @@ import { STATUS_CODES } from 'node:http';
 import { DocumentBuilder, getSchemaPath, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_PREFIX, PAGE_SIZE } from '@app/application';
 import type { AppConfig } from '../config';
-import { IDEMPOTENCY_TTL_MS, KEY_FORMAT_MESSAGE, KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE } from '../limits/idempotency';
+import {
+  IDEMPOTENCY_TTL_MS,
+  KEY_FORMAT_MESSAGE,
+  KEY_IN_PROGRESS_MESSAGE,
+  KEY_REUSED_MESSAGE,
+} from '../limits/idempotency';
 import { rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader } from '../limits/rate-limit-headers';
 import { DEFAULT_REQUEST_BOUNDS } from '../http/request-bounds';
 import { APP_CONFIG } from '../tokens';
@@ -85,7 +90,8 @@ export function documentConfig(): Omit<OpenAPIObject, 'paths'> {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'opaque token',
-        description: 'The operator token (`ADMIN_TOKEN`, or the one generated into `DATA_DIR/admin-token` on first start).',
+        description:
+          'The operator token (`ADMIN_TOKEN`, or the one generated into `DATA_DIR/admin-token` on first start).',
       },
       OPERATOR_SCHEME,
     );
@@ -94,7 +100,10 @@ export function documentConfig(): Omit<OpenAPIObject, 'paths'> {
   // package.json says UNLICENSED: the service is not published under an open licence. SPDX names
   // such a licence with a `LicenseRef-` identifier; there is no URL to give (and
   // DocumentBuilder.setLicense always writes one).
-  config.info.license = { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' } as typeof config.info.license;
+  config.info.license = {
+    name: 'Proprietary (UNLICENSED)',
+    identifier: 'LicenseRef-Proprietary',
+  } as typeof config.info.license;
   return config;
 }
 
@@ -108,7 +117,10 @@ function rateLimited(config: Pick<AppConfig, 'deployment' | 'rateLimitPerMinute'
   return {
     message: rateLimitMessage(policies.slice(0, 1), subject, 12),
     headers: {
-      'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1, example: 12 } },
+      'Retry-After': {
+        description: 'Seconds to wait before retrying',
+        schema: { type: 'integer', minimum: 1, example: 12 },
+      },
       RateLimit: {
         description: 'Per policy: the remaining quota `r` and the seconds `t` until it is full again',
         schema: { type: 'string', example: '"minute";r=0;t=12, "second";r=0;t=1' },
@@ -124,7 +136,9 @@ function rateLimited(config: Pick<AppConfig, 'deployment' | 'rateLimitPerMinute'
 const errorContent = (examples: Record<string, string>) => ({
   'application/json': {
     schema: { $ref: getSchemaPath(ErrorBody) },
-    examples: Object.fromEntries(Object.entries(examples).map(([key, message]) => [key, { summary: message, value: { message } }])),
+    examples: Object.fromEntries(
+      Object.entries(examples).map(([key, message]) => [key, { summary: message, value: { message } }]),
+    ),
   },
 });
 
@@ -153,7 +167,8 @@ const hookComponents = (limit: ReturnType<typeof rateLimited>) => ({
 });
 
 const READ_CONSISTENCY = {
-  description: 'Only when the write is done but a read model serving it does not show it yet (`pending`): a GET may return the previous state for a while.',
+  description:
+    'Only when the write is done but a read model serving it does not show it yet (`pending`): a GET may return the previous state for a while.',
   schema: { type: 'string', enum: ['pending'] },
 };
 
@@ -189,17 +204,26 @@ export function addHookBehaviour(document: OpenAPIObject, config: AppConfig): Op
       }
       if (path.startsWith('/v1/') && method !== 'get') {
         for (const [status, response] of Object.entries(responses)) {
-          if (status.startsWith('2') && !response.$ref) (response.headers ??= {})['X-Read-Consistency'] = READ_CONSISTENCY;
+          if (status.startsWith('2') && !response.$ref)
+            (response.headers ??= {})['X-Read-Consistency'] = READ_CONSISTENCY;
         }
       }
       if (method !== 'post') continue;
       (operation.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' });
       const invalid = examplesOf(responses['400']);
       if (invalid) invalid.idempotency_key = example(KEY_FORMAT_MESSAGE);
-      else responses['400'] = { description: 'Invalid Idempotency-Key', content: errorContent({ idempotency_key: KEY_FORMAT_MESSAGE }) };
+      else
+        responses['400'] = {
+          description: 'Invalid Idempotency-Key',
+          content: errorContent({ idempotency_key: KEY_FORMAT_MESSAGE }),
+        };
       const conflict = examplesOf(responses['409']);
       if (conflict) conflict.idempotency_in_progress = example(KEY_IN_PROGRESS_MESSAGE);
-      else responses['409'] = { description: 'A request with this Idempotency-Key is still running', content: errorContent({ idempotency_in_progress: KEY_IN_PROGRESS_MESSAGE }) };
+      else
+        responses['409'] = {
+          description: 'A request with this Idempotency-Key is still running',
+          content: errorContent({ idempotency_in_progress: KEY_IN_PROGRESS_MESSAGE }),
+        };
       responses['422'] = { $ref: '#/components/responses/IdempotencyKeyReused' };
     }
   }

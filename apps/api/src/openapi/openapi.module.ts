@@ -26,7 +26,11 @@ export class OpenApiDocument {
   /** The document as served: JSON bytes with their ETag. */
   get(): StaticFile {
     if (!this.app) throw new HttpProblem(503, 'The OpenAPI document is not available yet');
-    this.file ??= staticFile(JSON.stringify(createOpenApiDocument(this.app)), 'application/json; charset=utf-8', REVALIDATE);
+    this.file ??= staticFile(
+      JSON.stringify(createOpenApiDocument(this.app)),
+      'application/json; charset=utf-8',
+      REVALIDATE,
+    );
     return this.file;
   }
 }

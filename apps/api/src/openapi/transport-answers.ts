@@ -28,7 +28,10 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const BODY_TOO_LARGE = 'Request body is too large';
 export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported Media Type';
 
-type Bounds = Pick<RequestBounds, 'maxUrlLength' | 'maxHeaderBytes' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'handlerTimeoutMs'> & {
+type Bounds = Pick<
+  RequestBounds,
+  'maxUrlLength' | 'maxHeaderBytes' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'handlerTimeoutMs'
+> & {
   bodyLimit: number;
 };
 

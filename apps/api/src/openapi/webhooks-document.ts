@@ -21,13 +21,24 @@ const LIVE_VIEW: Record<string, string> = { project: 'Project', job: 'Job', job_
 
 /** `data` of a deletion: the identifiers only (`resource-views.ts`, `payload`). */
 const DELETED: Record<string, Json> = {
-  project: { type: 'object', required: ['id'], properties: { id: { type: 'string', example: 'prj_3kT9xq2LmN8vB5cR7wZa' } } },
+  project: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', example: 'prj_3kT9xq2LmN8vB5cR7wZa' } },
+  },
   job: {
     type: 'object',
     required: ['id', 'project_id'],
-    properties: { id: { type: 'string', example: 'job_9Xc4RtY7uI2oP5aS8dFg' }, project_id: { type: 'string', example: 'prj_3kT9xq2LmN8vB5cR7wZa' } },
+    properties: {
+      id: { type: 'string', example: 'job_9Xc4RtY7uI2oP5aS8dFg' },
+      project_id: { type: 'string', example: 'prj_3kT9xq2LmN8vB5cR7wZa' },
+    },
   },
-  job_type: { type: 'object', required: ['id'], properties: { id: { type: 'string', example: 'jbt_H6jK1lZ3xC5vB7nM9qWe' } } },
+  job_type: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', example: 'jbt_H6jK1lZ3xC5vB7nM9qWe' } },
+  },
 };
 
 const TEST_DATA: Json = {
@@ -45,14 +56,16 @@ const SIGNATURE_HEADERS: Json[] = [
     name: 'webhook-id',
     in: 'header',
     required: true,
-    description: 'The delivery: one per event and subscription, the same on every retry. Use it to ignore a delivery already processed.',
+    description:
+      'The delivery: one per event and subscription, the same on every retry. Use it to ignore a delivery already processed.',
     schema: { type: 'string', pattern: '^msg_[0-9a-f]{32}$', example: 'msg_3f2a9c4e1b7d4f0a8e6c5b2d1a0f9e8d' },
   },
   {
     name: 'webhook-timestamp',
     in: 'header',
     required: true,
-    description: 'Unix seconds, set and signed anew on every attempt. Refuse a delivery more than 5 minutes off your clock.',
+    description:
+      'Unix seconds, set and signed anew on every attempt. Refuse a delivery more than 5 minutes off your clock.',
     schema: { type: 'string', pattern: '^[0-9]+$', example: '1767225600' },
   },
   {
@@ -61,16 +74,24 @@ const SIGNATURE_HEADERS: Json[] = [
     required: true,
     description:
       'Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64 decoding of the secret after `whsec_` (Standard Webhooks). During a secret rotation there is one per secret still signing; accept the delivery when any of them verifies.',
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+    schema: {
+      type: 'string',
+      pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$',
+      example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    },
   },
 ];
 
 /** What the receiver's answer means to the sender (docs/webhooks.md, "Retries, failures, pausing"). */
 const RECEIVER_ANSWERS: Json = {
-  '200': { description: 'Any 2xx acknowledges the delivery: it is not sent again. The body is ignored (the first 4 KB go to the attempt log).' },
+  '200': {
+    description:
+      'Any 2xx acknowledges the delivery: it is not sent again. The body is ignored (the first 4 KB go to the attempt log).',
+  },
   '410': { description: 'Gone: the delivery ends and the subscription is paused at once.' },
   '429': {
-    description: 'A failed attempt; a `Retry-After` longer than the retry schedule postpones the next attempt (at most 24 h).',
+    description:
+      'A failed attempt; a `Retry-After` longer than the retry schedule postpones the next attempt (at most 24 h).',
     headers: { 'Retry-After': { description: 'Seconds, or an HTTP date', schema: { type: 'string', example: '120' } } },
   },
   default: {
@@ -109,7 +130,10 @@ function dataOf(type: WebhookEventType): { data: Json; description: string } {
   const delivered = WEBHOOK_RESOURCES.some((r) => Object.values(r.events).includes(type));
   if (!delivered) throw new Error(`No webhook resource delivers ${type} (resource-views.ts)`);
   if (type.endsWith('.deleted') && DELETED[resource]) {
-    return { data: DELETED[resource], description: `The ${resource.replace('_', ' ')} was deleted: \`data\` holds its identifiers only.` };
+    return {
+      data: DELETED[resource],
+      description: `The ${resource.replace('_', ' ')} was deleted: \`data\` holds its identifiers only.`,
+    };
   }
   const view = LIVE_VIEW[resource];
   if (!view) throw new Error(`No payload schema for webhook event type ${type}`);
@@ -129,7 +153,10 @@ function operation(type: string, schema: string, summary: string, description: s
       // Deliveries carry no bearer token: their authenticity is the signature in the headers.
       security: [],
       parameters: SIGNATURE_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
       responses: RECEIVER_ANSWERS,
     },
   };
@@ -146,7 +173,8 @@ export function addWebhooks(document: OpenAPIObject): OpenAPIObject {
     webhooks[type] = operation(type, name, `${type} delivery`, description);
   }
   const name = schemaName(TEST_EVENT_TYPE);
-  const description = 'The test delivery of `POST /v1/webhooks/{webhookId}/test`, sent also to a paused subscription; it never changes `failure_count`.';
+  const description =
+    'The test delivery of `POST /v1/webhooks/{webhookId}/test`, sent also to a paused subscription; it never changes `failure_count`.';
   schemas[name] = envelope(TEST_EVENT_TYPE, TEST_DATA, description);
   webhooks[TEST_EVENT_TYPE] = operation(TEST_EVENT_TYPE, name, `${TEST_EVENT_TYPE} delivery`, description);
   (document as Json).webhooks = webhooks;

@@ -44,7 +44,11 @@ import {
 } from '../openapi/schemas/operations.schema';
 
 export class RebuildDto {
-  @ApiPropertyOptional({ type: String, description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other', example: 'projects' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other',
+    example: 'projects',
+  })
   @IsStringField('name')
   @WhenPresent()
   name?: string = undefined;
@@ -73,7 +77,10 @@ export class OperationsController {
   })
   @ApiQuery({ name: 'projection', required: false, type: String, description: 'Only this projection', example: 'jobs' })
   @ApiOkResponse({ type: DeadLetterListSchema })
-  @ApiErrors({ 400: 'projection must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)' })
+  @ApiErrors({
+    400: 'projection must be a string',
+    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+  })
   async deadLetters(@Query('projection') projection?: unknown) {
     if (projection !== undefined) this.knownProjection(projection);
     return { dead_letters: await this.engine.listDeadLetters(projection as string | undefined) };
@@ -84,12 +91,17 @@ export class OperationsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Retry a dead letter',
-    description: "Reads the event from the store again and runs its projection's projector on it. Applied: its writes land and the dead letter is removed. Failed again: the dead letter records the attempt and the new error. The writes land on the read model as it is now, after the later events.",
+    description:
+      "Reads the event from the store again and runs its projection's projector on it. Applied: its writes land and the dead letter is removed. Failed again: the dead letter records the attempt and the new error. The writes land on the read model as it is now, after the later events.",
   })
   @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterRetriedSchema })
-  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs', 409: projectorOnly('A dead-letter retry') })
+  @ApiErrors({
+    400: 'position must be a positive integer',
+    404: 'No dead letter at position 4711 of projection jobs',
+    409: projectorOnly('A dead-letter retry'),
+  })
   async retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
     this.onProjector('A dead-letter retry');
     const result = await this.deadLetter(projection, position, (key) => this.engine.retryDeadLetter(key));
@@ -98,11 +110,19 @@ export class OperationsController {
 
   @Post('projections/dead-letters/:projection/:position/skip')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Skip a dead letter', description: 'Removes the dead letter without applying its event (logged). The read model stays as it is; a rebuild replays everything.' })
+  @ApiOperation({
+    summary: 'Skip a dead letter',
+    description:
+      'Removes the dead letter without applying its event (logged). The read model stays as it is; a rebuild replays everything.',
+  })
   @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterSkippedSchema })
-  @ApiErrors({ 400: 'position must be a positive integer', 404: 'No dead letter at position 4711 of projection jobs', 409: projectorOnly('A dead-letter skip') })
+  @ApiErrors({
+    400: 'position must be a positive integer',
+    404: 'No dead letter at position 4711 of projection jobs',
+    409: projectorOnly('A dead-letter skip'),
+  })
   async skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
     this.onProjector('A dead-letter skip');
     const letter = await this.deadLetter(projection, position, (key) => this.engine.skipDeadLetter(key));
@@ -126,7 +146,11 @@ export class OperationsController {
     return projection;
   }
 
-  private async deadLetter<T>(projection: string, position: string, act: (key: DeadLetterKey) => Promise<T>): Promise<T> {
+  private async deadLetter<T>(
+    projection: string,
+    position: string,
+    act: (key: DeadLetterKey) => Promise<T>,
+  ): Promise<T> {
     if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError('position must be a positive integer');
     const key = { projection: this.knownProjection(projection), position: Number(position) };
     try {
@@ -141,7 +165,8 @@ export class OperationsController {
   @Get('projections')
   @ApiOperation({
     summary: "Each projection's checkpoint, lag and rebuild progress",
-    description: "The checkpoints as the projector stored them with the read models, so every process (projector or replica) reports the same; the lag in events. `role` says whether this process is the projector or a replica.",
+    description:
+      'The checkpoints as the projector stored them with the read models, so every process (projector or replica) reports the same; the lag in events. `role` says whether this process is the projector or a replica.',
   })
   @ApiOkResponse({ type: ProjectionStatusListSchema })
   async projections() {
@@ -153,10 +178,15 @@ export class OperationsController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Rebuild projections (blue/green)',
-    description: 'Builds fresh copies beside the live read models while the API keeps serving, then swaps them in atomically. Answers at once; follow the progress with GET /v1/admin/projections.',
+    description:
+      'Builds fresh copies beside the live read models while the API keeps serving, then swaps them in atomically. Answers at once; follow the progress with GET /v1/admin/projections.',
   })
   @ApiAcceptedResponse({ type: RebuildStartedSchema })
-  @ApiErrors({ 400: 'name must be a string', 404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)', 409: projectorOnly('A rebuild') })
+  @ApiErrors({
+    400: 'name must be a string',
+    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+    409: projectorOnly('A rebuild'),
+  })
   async rebuild(@Body() body: RebuildDto) {
     this.onProjector('A rebuild');
     const names = body.name ? [body.name] : (await this.maintenance.status()).map((s) => s.name);
@@ -180,7 +210,10 @@ export class OperationsController {
 
   @Post('events/verify')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Verify the read models against a replay of the event store', description: 'Reports every read-model document that is missing, unexpected or different.' })
+  @ApiOperation({
+    summary: 'Verify the read models against a replay of the event store',
+    description: 'Reports every read-model document that is missing, unexpected or different.',
+  })
   @ApiOkResponse({ type: VerifyReportSchema })
   @ApiErrors({ 409: projectorOnly('A verification') })
   async verify() {
@@ -200,8 +233,17 @@ export class OperationsController {
     description: 'One JSON object per line, oldest first; give exactly one of `workspace_id` and `stream`.',
   })
   @ApiQuery({ name: 'workspace_id', required: false, type: String, example: EXAMPLE.workspaceId })
-  @ApiQuery({ name: 'stream', required: false, type: String, description: 'A stream id, e.g. `project-<id>`', example: `project-${EXAMPLE.projectId}` })
-  @ApiOkResponse({ description: 'NDJSON: one ExportedEvent per line', content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEventSchema) } } } })
+  @ApiQuery({
+    name: 'stream',
+    required: false,
+    type: String,
+    description: 'A stream id, e.g. `project-<id>`',
+    example: `project-${EXAMPLE.projectId}`,
+  })
+  @ApiOkResponse({
+    description: 'NDJSON: one ExportedEvent per line',
+    content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEventSchema) } } },
+  })
   @ApiExtraModels(ExportedEventSchema)
   @ApiErrors({ 400: 'Give exactly one of workspace_id or stream' })
   async export(

@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   ArchiveProjectCommand,
   CommandContext,
@@ -62,11 +69,24 @@ export class ProjectsController {
   @ApiJsonBody(CreateProjectDto, {
     planned: {
       summary: 'A planned project',
-      value: { name: 'Dam inspection', description: 'Spillway and crest survey', status: 'planned', start_date: '2026-12-01', end_date: '2026-12-31', external_id: 'DAM-2026-014' },
+      value: {
+        name: 'Dam inspection',
+        description: 'Spillway and crest survey',
+        status: 'planned',
+        start_date: '2026-12-01',
+        end_date: '2026-12-31',
+        external_id: 'DAM-2026-014',
+      },
     },
     other: {
       summary: 'Status `other`, with its reason',
-      value: { name: 'Bridge survey', description: 'Deck and bearings', status: 'other', other_status_reason: 'Waiting for the landowner', start_date: '2027-01-15' },
+      value: {
+        name: 'Bridge survey',
+        description: 'Deck and bearings',
+        status: 'other',
+        other_status_reason: 'Waiting for the landowner',
+        start_date: '2027-01-15',
+      },
     },
   })
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.projectId } })
@@ -90,9 +110,23 @@ export class ProjectsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List projects', description: 'Non-archived projects by default, in creation order, 50 a page.' })
-  @ApiQuery({ name: 'status', required: false, type: String, description: 'Comma-separated status values to filter by', example: 'planned,in_progress' })
-  @ApiQuery({ name: 'archived', required: false, enum: ['true', 'false'], description: '`true` lists only archived projects; default: only non-archived ones' })
+  @ApiOperation({
+    summary: 'List projects',
+    description: 'Non-archived projects by default, in creation order, 50 a page.',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    type: String,
+    description: 'Comma-separated status values to filter by',
+    example: 'planned,in_progress',
+  })
+  @ApiQuery({
+    name: 'archived',
+    required: false,
+    enum: ['true', 'false'],
+    description: '`true` lists only archived projects; default: only non-archived ones',
+  })
   @ApiCursorQuery()
   @ApiOkResponse({ type: ProjectListSchema })
   @ApiErrors({ 400: [STATUS_MESSAGE, 'archived must be true or false', 'cursor is invalid'] })
@@ -119,7 +153,10 @@ export class ProjectsController {
    * no revision: the ETag must come from the same read as the body.
    */
   @Get(':projectId')
-  @ApiOperation({ summary: 'Get a project', description: 'With `as_of`, the project as it was at that instant (then without an ETag).' })
+  @ApiOperation({
+    summary: 'Get a project',
+    description: 'With `as_of`, the project as it was at that instant (then without an ETag).',
+  })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiAsOfQuery('project')
   @ApiIfNoneMatch()
@@ -134,7 +171,10 @@ export class ProjectsController {
   }
 
   @Patch(':projectId')
-  @ApiOperation({ summary: 'Update a project', description: 'Only the supplied fields change; null clears `end_date`, `external_id` and `laanc_number`.' })
+  @ApiOperation({
+    summary: 'Update a project',
+    description: 'Only the supplied fields change; null clears `end_date`, `external_id` and `laanc_number`.',
+  })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
   @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project updated successfully' } })
@@ -165,7 +205,10 @@ export class ProjectsController {
 
   @Delete(':projectId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a project', description: 'Removes its jobs, occurrences and assignments too; irreversible. Its history stays readable.' })
+  @ApiOperation({
+    summary: 'Delete a project',
+    description: 'Removes its jobs, occurrences and assignments too; irreversible. Its history stays readable.',
+  })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
   @ApiNoContentResponse({ description: 'Deleted' })
@@ -194,7 +237,10 @@ export class ProjectsController {
     const { revision } = await this.commands.execute(
       new ArchiveProjectCommand(context, projectId, body.archived, expectedRevision),
     );
-    return tagged({ message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' }, revision);
+    return tagged(
+      { message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' },
+      revision,
+    );
   }
 }
 

@@ -23,8 +23,17 @@ export class TeamController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: 'List team members', description: 'In the order they were added, 50 a page, each with its membership status.' })
-  @ApiQuery({ name: 'role', required: false, enum: [...ROLE_FILTERS], description: 'One role, or `all` (the default)', example: 'pilot' })
+  @ApiOperation({
+    summary: 'List team members',
+    description: 'In the order they were added, 50 a page, each with its membership status.',
+  })
+  @ApiQuery({
+    name: 'role',
+    required: false,
+    enum: [...ROLE_FILTERS],
+    description: 'One role, or `all` (the default)',
+    example: 'pilot',
+  })
   @ApiCursorQuery()
   @ApiOkResponse({ type: TeamListSchema })
   @ApiErrors({ 400: [ROLE_MESSAGE, 'cursor is invalid'] })

@@ -12,8 +12,15 @@ import {
 import { IsStringField, LengthBetween, OneOf, Required, RequiredString, WhenPresent } from '../http/field-rules';
 import { RECOVER_FIELD, WEBHOOK_FIELD } from '../openapi/schemas/webhooks.schema';
 
-const check = (name: string, validate: (value: unknown) => boolean, message: string | ((args: ValidationArguments) => string)) =>
-  ValidateBy({ name, validator: { validate, defaultMessage: typeof message === 'string' ? () => message : message } }, { message });
+const check = (
+  name: string,
+  validate: (value: unknown) => boolean,
+  message: string | ((args: ValidationArguments) => string),
+) =>
+  ValidateBy(
+    { name, validator: { validate, defaultMessage: typeof message === 'string' ? () => message : message } },
+    { message },
+  );
 
 const startsWithHttps = (value: unknown) => typeof value === 'string' && value.startsWith('https://');
 
@@ -35,7 +42,11 @@ export class CreateWebhookDto {
   name: string = undefined as never;
 
   @ApiProperty(WEBHOOK_FIELD.url)
-  @applyDecorators(Required(WEBHOOK_MESSAGES.urlRequired), IsStringField('url'), check('https', startsWithHttps, WEBHOOK_MESSAGES.urlHttps))
+  @applyDecorators(
+    Required(WEBHOOK_MESSAGES.urlRequired),
+    IsStringField('url'),
+    check('https', startsWithHttps, WEBHOOK_MESSAGES.urlHttps),
+  )
   url: string = undefined as never;
 
   @ApiProperty(WEBHOOK_FIELD.event_types)
@@ -67,13 +78,13 @@ const isTimestamp = (v: unknown) => typeof v === 'number' && Number.isSafeIntege
 /** POST /webhooks/{id}/recover: failed deliveries created from `since` (ms) up to `until` (ms, default now). */
 export class RecoverWebhookDto {
   @ApiProperty(RECOVER_FIELD.since)
-  @applyDecorators(Required('since is required'), check('timestamp', isTimestamp, 'since must be a timestamp in milliseconds'))
+  @applyDecorators(
+    Required('since is required'),
+    check('timestamp', isTimestamp, 'since must be a timestamp in milliseconds'),
+  )
   since: number = undefined as never;
 
   @ApiPropertyOptional(RECOVER_FIELD.until)
-  @applyDecorators(
-    WhenPresent(),
-    check('timestamp', isTimestamp, 'until must be a timestamp in milliseconds'),
-  )
+  @applyDecorators(WhenPresent(), check('timestamp', isTimestamp, 'until must be a timestamp in milliseconds'))
   until?: number = undefined;
 }

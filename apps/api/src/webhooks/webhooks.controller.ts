@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   attemptView,
   CommandContext,
@@ -43,7 +50,10 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a webhook subscription', description: 'The answer carries the signing secret: the only time it is shown.' })
+  @ApiOperation({
+    summary: 'Create a webhook subscription',
+    description: 'The answer carries the signing secret: the only time it is shown.',
+  })
   @ApiCreatedResponse({ type: CreatedWebhookSchema })
   @ApiErrors({
     400: [
@@ -57,7 +67,9 @@ export class WebhooksController {
     ],
   })
   async create(@Ctx() context: CommandContext, @Body() body: CreateWebhookDto) {
-    const created = await this.commands.execute(new CreateWebhookCommand(context, { name: body.name, url: body.url, event_types: body.event_types }));
+    const created = await this.commands.execute(
+      new CreateWebhookCommand(context, { name: body.name, url: body.url, event_types: body.event_types }),
+    );
     return { ...created, message: 'Webhook created successfully. Store the secret now: it is not shown again.' };
   }
 
@@ -80,7 +92,10 @@ export class WebhooksController {
   }
 
   @Patch(':webhookId')
-  @ApiOperation({ summary: 'Update a webhook subscription', description: 'At least one field; `status: active` re-activates it and resets `failure_count`.' })
+  @ApiOperation({
+    summary: 'Update a webhook subscription',
+    description: 'At least one field; `status: active` re-activates it and resets `failure_count`.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiOkResponse({ type: MessageBody, example: { message: 'Webhook updated successfully' } })
   @ApiErrors({
@@ -104,7 +119,10 @@ export class WebhooksController {
 
   @Delete(':webhookId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook subscription', description: 'Its queued deliveries and attempt log go with it.' })
+  @ApiOperation({
+    summary: 'Delete a webhook subscription',
+    description: 'Its queued deliveries and attempt log go with it.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors({ 404: WEBHOOK_NOT_FOUND })
@@ -115,13 +133,19 @@ export class WebhooksController {
   /** One signed `webhook.test` delivery, sent now; the answer says how it went. */
   @Post(':webhookId/test')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send a test delivery now', description: 'One signed `webhook.test` delivery, also while paused; it never changes `failure_count`.' })
+  @ApiOperation({
+    summary: 'Send a test delivery now',
+    description: 'One signed `webhook.test` delivery, also while paused; it never changes `failure_count`.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiOkResponse({ type: TestDeliveryResultSchema })
   @ApiErrors({ 404: WEBHOOK_NOT_FOUND })
   async test(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string) {
     const attempt = await this.commands.execute(new TestWebhookCommand(context, webhookId));
-    return { message: attempt.succeeded ? 'Test delivery succeeded' : 'Test delivery failed', delivery: attemptView(attempt) };
+    return {
+      message: attempt.succeeded ? 'Test delivery succeeded' : 'Test delivery failed',
+      delivery: attemptView(attempt),
+    };
   }
 
   @Get(':webhookId/deliveries')
@@ -131,12 +155,17 @@ export class WebhooksController {
   @ApiOkResponse({ type: DeliveryAttemptListSchema })
   @ApiErrors({ 400: 'cursor is invalid', 404: WEBHOOK_NOT_FOUND })
   deliveries(@Caller() caller: Principal, @Param('webhookId') webhookId: string, @Query('cursor') cursor?: unknown) {
-    return this.queries.execute(new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, single('cursor', cursor)));
+    return this.queries.execute(
+      new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, single('cursor', cursor)),
+    );
   }
 
   @Post(':webhookId/recover')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Queue failed deliveries again', description: 'Every failed delivery created in [since, until) is retried with a fresh schedule.' })
+  @ApiOperation({
+    summary: 'Queue failed deliveries again',
+    description: 'Every failed delivery created in [since, until) is retried with a fresh schedule.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiAcceptedResponse({ type: RecoverResultSchema })
   @ApiErrors({
@@ -144,15 +173,24 @@ export class WebhooksController {
     404: WEBHOOK_NOT_FOUND,
     409: WEBHOOK_PAUSED_CANNOT_RECOVER,
   })
-  async recover(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string, @Body() body: RecoverWebhookDto) {
+  async recover(
+    @Ctx() context: CommandContext,
+    @Param('webhookId') webhookId: string,
+    @Body() body: RecoverWebhookDto,
+  ) {
     if (body.until !== undefined && body.until <= body.since) throw validationError('until must be after since');
-    const { count } = await this.commands.execute(new RecoverWebhookDeliveriesCommand(context, webhookId, body.since, body.until));
+    const { count } = await this.commands.execute(
+      new RecoverWebhookDeliveriesCommand(context, webhookId, body.since, body.until),
+    );
     return { message: `${count} failed ${count === 1 ? 'delivery' : 'deliveries'} queued again`, count };
   }
 
   @Post(':webhookId/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Rotate the signing secret', description: 'Returns the new secret (once); for 24 hours deliveries are signed with both.' })
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description: 'Returns the new secret (once); for 24 hours deliveries are signed with both.',
+  })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiOkResponse({ type: RotatedSecretSchema })
   @ApiErrors({ 404: WEBHOOK_NOT_FOUND })

@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { join } from 'node:path';
 import {
   CLOCK,
@@ -123,7 +130,15 @@ class WebhooksLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
         clock: Clock,
         host: ProcessHost,
       ) => new WebhookDispatcher(events, queue, repository, sender, settings, clock, new Logger('Webhooks'), host),
-      inject: [EVENT_STORE, WEBHOOK_QUEUE, EventSourcedRepository, WebhookSender, WEBHOOK_SETTINGS, CLOCK, PROCESS_HOST],
+      inject: [
+        EVENT_STORE,
+        WEBHOOK_QUEUE,
+        EventSourcedRepository,
+        WebhookSender,
+        WEBHOOK_SETTINGS,
+        CLOCK,
+        PROCESS_HOST,
+      ],
     },
     WebhooksLifecycle,
   ],

@@ -21,7 +21,15 @@ export const jobTypeProjector: Projector = {
         const d = event.data;
         const doc: JobTypeView = { id: d.id, name: d.name, icon: d.icon, is_predefined: false };
         return [
-          { op: 'put', collection: JOB_TYPES, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version: recorded.revision, doc: { ...doc } },
+          {
+            op: 'put',
+            collection: JOB_TYPES,
+            id: d.id,
+            workspaceId: d.workspace_id,
+            seq: recorded.position,
+            version: recorded.revision,
+            doc: { ...doc },
+          },
         ];
       }
       case 'job_type.deleted':

@@ -25,7 +25,11 @@ import { JOBS } from './job.projector';
  * deletion the moment it is appended (the create-job handler relies on that to close its race
  * with a project deletion).
  */
-export async function assertOwnLiveProject(repository: EventSourcedRepository, context: CommandContext, projectId: string) {
+export async function assertOwnLiveProject(
+  repository: EventSourcedRepository,
+  context: CommandContext,
+  projectId: string,
+) {
   const { state } = await repository.load(projectDecider, projectStream(projectId));
   if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
 }
@@ -50,7 +54,12 @@ export function onJobOf<Cmd>(context: CommandContext, projectId: string, command
 }
 
 /** A job of a project the caller can see, of this workspace and that project; any other is "not found". */
-export async function visibleJob(read: ReadModelStore, workspaceId: string, projectId: string, jobId: string): Promise<JobView> {
+export async function visibleJob(
+  read: ReadModelStore,
+  workspaceId: string,
+  projectId: string,
+  jobId: string,
+): Promise<JobView> {
   await assertProjectVisible(read, workspaceId, projectId);
   const found = await read.get<JobView>(JOBS, jobId);
   if (!found || found.workspaceId !== workspaceId || found.doc.project_id !== projectId) throw notFound(JOB_NOT_FOUND);

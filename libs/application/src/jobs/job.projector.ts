@@ -49,15 +49,33 @@ export const jobProjector: Projector = {
       case 'job.deleted':
         return [
           { op: 'delete', collection: JOBS, id: event.data.id },
-          { op: 'deleteWhere', collection: JOB_ASSIGNMENTS, workspaceId: event.data.workspace_id, where: { job_id: event.data.id } },
+          {
+            op: 'deleteWhere',
+            collection: JOB_ASSIGNMENTS,
+            workspaceId: event.data.workspace_id,
+            where: { job_id: event.data.id },
+          },
         ];
       case 'job.pilots_assigned': {
         const d = event.data;
         return [
           ...d.pilot_ids.map((pilotId, index): WriteOp => {
-            const doc: JobAssignmentDoc = { job_id: d.id, project_id: d.project_id, pilot_id: pilotId, assigned: d.assigned, index };
+            const doc: JobAssignmentDoc = {
+              job_id: d.id,
+              project_id: d.project_id,
+              pilot_id: pilotId,
+              assigned: d.assigned,
+              index,
+            };
             const id = assignmentId(d.id, pilotId);
-            return { op: 'put', collection: JOB_ASSIGNMENTS, id, workspaceId: d.workspace_id, seq: recorded.position, doc: { ...doc } };
+            return {
+              op: 'put',
+              collection: JOB_ASSIGNMENTS,
+              id,
+              workspaceId: d.workspace_id,
+              seq: recorded.position,
+              doc: { ...doc },
+            };
           }),
           // The job document mirrors the stream revision (its ETag) even though its fields did not change.
           { op: 'merge', collection: JOBS, id: d.id, version, set: {} },
@@ -66,7 +84,11 @@ export const jobProjector: Projector = {
       case 'job.pilots_unassigned': {
         const d = event.data;
         return [
-          ...d.pilot_ids.map((pilotId): WriteOp => ({ op: 'delete', collection: JOB_ASSIGNMENTS, id: assignmentId(d.id, pilotId) })),
+          ...d.pilot_ids.map((pilotId): WriteOp => ({
+            op: 'delete',
+            collection: JOB_ASSIGNMENTS,
+            id: assignmentId(d.id, pilotId),
+          })),
           { op: 'merge', collection: JOBS, id: d.id, version, set: {} },
         ];
       }

@@ -81,7 +81,11 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
-  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
   /**
    * Appends to several streams, each checked against its own expected revision; one result per
    * append, in order. A wrong expected revision anywhere rejects with WrongExpectedRevisionError.

@@ -163,6 +163,10 @@ export interface ReadModelStore {
    * Blue/green switch of a rebuilt projection: each `to` collection is replaced by its `from`
    * (which disappears under its own name) and the checkpoints are set, as one step for readers.
    */
-  swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]): Promise<void>;
+  swap(
+    pairs: { from: string; to: string }[],
+    checkpoints: Record<string, number>,
+    dropCheckpoints: string[],
+  ): Promise<void>;
   close(): Promise<void>;
 }

@@ -145,7 +145,9 @@ export interface TelemetryDelta {
   lastResponseStatus: number | null;
 }
 
-export function telemetryDeltas(settled: readonly { attempt: DeliveryAttempt; resetGeneration?: number }[]): TelemetryDelta[] {
+export function telemetryDeltas(
+  settled: readonly { attempt: DeliveryAttempt; resetGeneration?: number }[],
+): TelemetryDelta[] {
   const byWebhook = new Map<string, TelemetryDelta>();
   for (const { attempt, resetGeneration } of settled) {
     let delta = byWebhook.get(attempt.webhookId);
@@ -229,7 +231,11 @@ export interface WebhookQueue {
    * Records the attempt (if one was made) and the delivery's new state, if the claim is still
    * this one; false when the lease was lost to another worker (nothing is written then).
    */
-  settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean>;
+  settle(
+    claim: { id: string; claimToken: string },
+    attempt: DeliveryAttempt | null,
+    settlement: Settlement,
+  ): Promise<boolean>;
   /**
    * `settle` for several claims at once, in one transaction where the store has them (the worker
    * settles the attempts that ended together in one write). Each claim is checked on its own:

@@ -8,4 +8,12 @@ import { slotLedgerProjector } from '../projects/slots/slot-ledger.projector';
 import { Projector } from './projector';
 
 /** Every projection the service maintains; the projection engine runs them all. Add new ones here. */
-export const ALL_PROJECTORS: Projector[] = [workspaceProjector, projectProjector, auditProjector, jobProjector, jobTypeProjector, webhookProjector, slotLedgerProjector];
+export const ALL_PROJECTORS: Projector[] = [
+  workspaceProjector,
+  projectProjector,
+  auditProjector,
+  jobProjector,
+  jobTypeProjector,
+  webhookProjector,
+  slotLedgerProjector,
+];

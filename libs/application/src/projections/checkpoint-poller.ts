@@ -47,7 +47,12 @@ export class CheckpointPoller implements ReadYourWrites {
   constructor(
     private readonly read: ReadModelStore,
     private readonly projections: string[],
-    private readonly options: { intervalMs: number; timeoutMs: number; fallbackIntervalMs?: number; rewatchMs?: number } = {
+    private readonly options: {
+      intervalMs: number;
+      timeoutMs: number;
+      fallbackIntervalMs?: number;
+      rewatchMs?: number;
+    } = {
       intervalMs: 5,
       timeoutMs: 10_000,
     },
@@ -151,7 +156,8 @@ export class CheckpointPoller implements ReadYourWrites {
           for (const waiter of [...this.waiters]) if (waiter.position <= this.lowest(waiter.names)) waiter.settle(true);
         } catch (error) {
           // The store failed: those waiting now hear it, as they would have from their own read.
-          for (const waiter of [...this.waiters]) waiter.settle(error instanceof Error ? error : new Error(String(error)));
+          for (const waiter of [...this.waiters])
+            waiter.settle(error instanceof Error ? error : new Error(String(error)));
         }
         if (this.waiters.size > 0) await this.pause();
       }

@@ -49,20 +49,48 @@ function applyAll(ops: WriteOp[]): string {
 const collection = fc.constantFrom('a', 'b');
 const id = fc.constantFrom('x', 'y', 'z');
 const field = fc.constantFrom('f', 'g', 'h', 'status');
-const value = fc.oneof(fc.constantFrom('p', 'q'), fc.integer({ min: 0, max: 3 }), fc.constant(null), fc.constant(undefined), fc.constant({ n: [1] }));
+const value = fc.oneof(
+  fc.constantFrom('p', 'q'),
+  fc.integer({ min: 0, max: 3 }),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constant({ n: [1] }),
+);
 const fields = fc.dictionary(field, value, { maxKeys: 3 });
 const op: fc.Arbitrary<WriteOp> = fc.oneof(
-  fc.record({ op: fc.constant('put' as const), collection, id, workspaceId: fc.constant('w'), seq: fc.nat(9), version: fc.option(fc.nat(9), { nil: undefined }), doc: fields }),
-  fc.record({ op: fc.constant('merge' as const), collection, id, version: fc.option(fc.nat(9), { nil: undefined }), set: fields }),
+  fc.record({
+    op: fc.constant('put' as const),
+    collection,
+    id,
+    workspaceId: fc.constant('w'),
+    seq: fc.nat(9),
+    version: fc.option(fc.nat(9), { nil: undefined }),
+    doc: fields,
+  }),
+  fc.record({
+    op: fc.constant('merge' as const),
+    collection,
+    id,
+    version: fc.option(fc.nat(9), { nil: undefined }),
+    set: fields,
+  }),
   fc.record({ op: fc.constant('delete' as const), collection, id }),
-  fc.record({ op: fc.constant('deleteWhere' as const), collection, workspaceId: fc.constant('w'), where: fc.record({ status: fc.constantFrom('p', 'q') }) }),
+  fc.record({
+    op: fc.constant('deleteWhere' as const),
+    collection,
+    workspaceId: fc.constant('w'),
+    where: fc.record({ status: fc.constantFrom('p', 'q') }),
+  }),
 );
 
 describe('coalesce', () => {
   it('gives the same documents, field order included, as applying every op in order', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
-        const copy = JSON.parse(JSON.stringify(ops, (_k, v) => (v === undefined ? '__undef' : v)), (_k, v) => (v === '__undef' ? undefined : v));
+        const copy = JSON.parse(
+          JSON.stringify(ops, (_k, v) => (v === undefined ? '__undef' : v)),
+          (_k, v) => (v === '__undef' ? undefined : v),
+        );
         expect(applyAll(coalesce(ops))).toBe(applyAll(ops));
         // The ops given are left as they were.
         expect(ops).toEqual(copy);
@@ -73,8 +101,26 @@ describe('coalesce', () => {
 
   it('writes a document created and updated in one batch once', () => {
     const ops: WriteOp[] = [
-      { op: 'put', collection: 'projects', id: 'p1', workspaceId: 'w', seq: 1, version: 0, doc: { id: 'p1', name: 'a', status: 'planned' }, at: 1 },
-      { op: 'put', collection: 'projects', id: 'p2', workspaceId: 'w', seq: 2, version: 0, doc: { id: 'p2', name: 'b' }, at: 2 },
+      {
+        op: 'put',
+        collection: 'projects',
+        id: 'p1',
+        workspaceId: 'w',
+        seq: 1,
+        version: 0,
+        doc: { id: 'p1', name: 'a', status: 'planned' },
+        at: 1,
+      },
+      {
+        op: 'put',
+        collection: 'projects',
+        id: 'p2',
+        workspaceId: 'w',
+        seq: 2,
+        version: 0,
+        doc: { id: 'p2', name: 'b' },
+        at: 2,
+      },
       { op: 'merge', collection: 'projects', id: 'p1', version: 1, set: { name: 'a2', updated: 3 }, at: 3 },
       { op: 'merge', collection: 'projects', id: 'p1', version: 2, set: { status: 'completed' }, at: 4 },
     ];

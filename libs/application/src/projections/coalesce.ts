@@ -69,7 +69,11 @@ function fold(previous: WriteOp, merge: MergeOp): WriteOp | undefined {
       // A field the first merge removes and the second sets again moves to the end of the
       // document; one merge could not say that, so such a pair stays two writes.
       for (const key of Object.keys(merge.set)) {
-        if (merge.set[key] !== undefined && Object.prototype.hasOwnProperty.call(previous.set, key) && previous.set[key] === undefined) {
+        if (
+          merge.set[key] !== undefined &&
+          Object.prototype.hasOwnProperty.call(previous.set, key) &&
+          previous.set[key] === undefined
+        ) {
           return undefined;
         }
       }

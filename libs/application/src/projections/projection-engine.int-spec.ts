@@ -14,7 +14,14 @@ const event = (type: string, data: unknown, workspaceId: string | null, n: numbe
   type,
   schemaVersion: 1,
   data,
-  metadata: { workspaceId, actor: operator, requestId: null, correlationId: 'test', causationId: null, recordedAt: 1_000 + n },
+  metadata: {
+    workspaceId,
+    actor: operator,
+    requestId: null,
+    correlationId: 'test',
+    causationId: null,
+    recordedAt: 1_000 + n,
+  },
 });
 
 async function scanAll(store: ReadModelStore): Promise<Record<string, StoredDocument[]>> {
@@ -45,8 +52,18 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
     await events.appendToStream(
       `workspace-${ws}`,
       [
-        event('workspace.created', { id: ws, name: 'Acme', plan: 'enterprise', project_limit: null, created: 1 }, ws, n++),
-        event('workspace.api_key_created', { workspace_id: ws, key_id: 'key_1', name: 'bot', scope: 'full_access', key_hash: 'h1', created: 1 }, ws, n++),
+        event(
+          'workspace.created',
+          { id: ws, name: 'Acme', plan: 'enterprise', project_limit: null, created: 1 },
+          ws,
+          n++,
+        ),
+        event(
+          'workspace.api_key_created',
+          { workspace_id: ws, key_id: 'key_1', name: 'bot', scope: 'full_access', key_hash: 'h1', created: 1 },
+          ws,
+          n++,
+        ),
       ],
       { expectedRevision: 'no_stream' },
     );
@@ -56,11 +73,33 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
       const stream = [
         event(
           'project.created',
-          { id, workspace_id: ws, name: `P${i}`, description: 'd', status: 'planned', other_status_reason: null, start_date: '2026-01-01', end_date: null, external_id: null, created_by: createdBy, created: 2 },
+          {
+            id,
+            workspace_id: ws,
+            name: `P${i}`,
+            description: 'd',
+            status: 'planned',
+            other_status_reason: null,
+            start_date: '2026-01-01',
+            end_date: null,
+            external_id: null,
+            created_by: createdBy,
+            created: 2,
+          },
           ws,
           n++,
         ),
-        event('project.updated', { id, workspace_id: ws, changes: { name: `P${i} v2`, status: i % 3 === 0 ? 'completed' : 'planned' }, updated: 3 }, ws, n++),
+        event(
+          'project.updated',
+          {
+            id,
+            workspace_id: ws,
+            changes: { name: `P${i} v2`, status: i % 3 === 0 ? 'completed' : 'planned' },
+            updated: 3,
+          },
+          ws,
+          n++,
+        ),
         event('project.updated', { id, workspace_id: ws, changes: { archived: i % 5 === 0 }, updated: 4 }, ws, n++),
       ];
       if (i % 7 === 0) stream.push(event('project.deleted', { id, workspace_id: ws, deleted: 5 }, ws, n++));
@@ -76,12 +115,19 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
     }
 
     const read = new SqliteReadModelStore(join(dir, 'read-models.db'));
-    const engine = new ProjectionEngine(events, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
+    const engine = new ProjectionEngine(events, read, ALL_PROJECTORS, {
+      error: () => undefined,
+      warn: () => undefined,
+    });
     await engine.start();
     expect(await engine.waitFor(head, {}, 10_000)).toBe(true);
 
     expect(await scanAll(read)).toEqual(await scanAll(reference));
-    const completed = await read.find('projects', { workspaceId: ws, where: { status: 'completed', archived: false }, limit: 50 });
+    const completed = await read.find('projects', {
+      workspaceId: ws,
+      where: { status: 'completed', archived: false },
+      limit: 50,
+    });
     expect(completed.map((d) => d.id)).toEqual(['prj_3', 'prj_6', 'prj_9', 'prj_12', 'prj_18', 'prj_24', 'prj_27']);
     const [key] = await read.find('api_keys', { where: { key_hash: 'h1' }, limit: 1 });
     expect(key.id).toBe('key_1');

@@ -27,7 +27,8 @@ export interface EngineOptions {
 }
 
 /** What an operator's retry of a dead letter did. */
-export type RetryResult = { outcome: 'applied'; deadLetter: DeadLetter } | { outcome: 'failed'; deadLetter: DeadLetter };
+export type RetryResult =
+  { outcome: 'applied'; deadLetter: DeadLetter } | { outcome: 'failed'; deadLetter: DeadLetter };
 
 export class UnknownDeadLetterError extends Error {
   constructor(key: DeadLetterKey) {
@@ -44,7 +45,9 @@ export class UnknownDeadLetterError extends Error {
  */
 export class ProjectorOnlyError extends Error {
   constructor(readonly operation: string) {
-    super(`${operation} runs only on the projector (the one process that runs the projections); this process only reads the read models`);
+    super(
+      `${operation} runs only on the projector (the one process that runs the projections); this process only reads the read models`,
+    );
     this.name = 'ProjectorOnlyError';
   }
 }
@@ -119,7 +122,8 @@ export class ProjectionEngine implements ReadYourWrites {
       this.pendingIndexes = { head, collections };
     }
     const names = new Set(this.projectorNames());
-    for (const letter of await this.read.listDeadLetters()) if (names.has(letter.projection)) this.indexParked(letter, 1);
+    for (const letter of await this.read.listDeadLetters())
+      if (names.has(letter.projection)) this.indexParked(letter, 1);
     this.stopped = false;
     await this.subscribe();
   }
@@ -381,9 +385,16 @@ export class ProjectionEngine implements ReadYourWrites {
       try {
         ops = projector.project(event);
       } catch (error) {
-        const again: DeadLetter = { ...letter, error: errorMessage(error), lastFailedAt: this.now(), attempts: letter.attempts + 1 };
+        const again: DeadLetter = {
+          ...letter,
+          error: errorMessage(error),
+          lastFailedAt: this.now(),
+          attempts: letter.attempts + 1,
+        };
         await this.read.apply([], {}, { park: [again] });
-        this.logger.warn(`Retry of ${letter.projection} dead letter at ${letter.position} failed again: ${again.error}`);
+        this.logger.warn(
+          `Retry of ${letter.projection} dead letter at ${letter.position} failed again: ${again.error}`,
+        );
         return { outcome: 'failed', deadLetter: again };
       }
       for (const op of ops) op.at = event.position;
@@ -401,7 +412,9 @@ export class ProjectionEngine implements ReadYourWrites {
       const letter = await this.findDeadLetter(key);
       await this.read.apply([], {}, { remove: [key] });
       this.indexParked(letter, -1);
-      this.logger.warn(`Skipped ${letter.projection} dead letter at ${letter.position} (${letter.eventType}, event ${letter.eventId})`);
+      this.logger.warn(
+        `Skipped ${letter.projection} dead letter at ${letter.position} (${letter.eventType}, event ${letter.eventId})`,
+      );
       return letter;
     });
   }
@@ -417,7 +430,10 @@ export class ProjectionEngine implements ReadYourWrites {
     const [atPosition] = await this.events.readAll({ after: letter.position - 1, maxCount: 1 });
     if (atPosition?.id === letter.eventId) return atPosition;
     const found = (await this.events.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
-    if (!found) throw new Error(`Event ${letter.eventId} of dead letter ${letter.projection}@${letter.position} is not in the store`);
+    if (!found)
+      throw new Error(
+        `Event ${letter.eventId} of dead letter ${letter.projection}@${letter.position} is not in the store`,
+      );
     return found;
   }
 

@@ -25,7 +25,9 @@ class FlakyEventStore implements EventStore {
 
   async appendToStream(streamId: string, events: NewEvent[]): Promise<AppendResult> {
     const revision = this.events.filter((e) => e.streamId === streamId).length;
-    events.forEach((e, i) => this.events.push({ ...e, streamId, revision: revision + i, position: this.events.length + 1 }));
+    events.forEach((e, i) =>
+      this.events.push({ ...e, streamId, revision: revision + i, position: this.events.length + 1 }),
+    );
     this.wakers.forEach((wake) => wake());
     return { nextRevision: revision + events.length - 1, position: this.events.length };
   }
@@ -95,7 +97,14 @@ const newEvent = (n: number, data: Record<string, unknown>): NewEvent => ({
   type: 'thing.made',
   schemaVersion: 1,
   data,
-  metadata: { workspaceId: 'ws_1', actor: { type: 'operator' }, requestId: null, correlationId: 'test', causationId: null, recordedAt: n },
+  metadata: {
+    workspaceId: 'ws_1',
+    actor: { type: 'operator' },
+    requestId: null,
+    correlationId: 'test',
+    causationId: null,
+    recordedAt: n,
+  },
 });
 
 /** Throws on `poison` events while `broken` is set; counts its calls. */
@@ -109,7 +118,16 @@ function thingsProjector() {
       state.calls++;
       const data = event.data as { id: string; poison?: boolean };
       if (data.poison && state.broken) throw new Error(`cannot project ${data.id}`);
-      return [{ op: 'put', collection: 'things', id: data.id, workspaceId: 'ws_1', seq: event.position, doc: { id: data.id } }];
+      return [
+        {
+          op: 'put',
+          collection: 'things',
+          id: data.id,
+          workspaceId: 'ws_1',
+          seq: event.position,
+          doc: { id: data.id },
+        },
+      ];
     },
   };
   return { projector, state };
@@ -118,7 +136,16 @@ function thingsProjector() {
 const tally: Projector = {
   name: 'tally',
   collections: [{ name: 'tally' }],
-  project: (event) => [{ op: 'put', collection: 'tally', id: event.id, workspaceId: 'ws_1', seq: event.position, doc: { type: event.type } }],
+  project: (event) => [
+    {
+      op: 'put',
+      collection: 'tally',
+      id: event.id,
+      workspaceId: 'ws_1',
+      seq: event.position,
+      doc: { type: event.type },
+    },
+  ],
 };
 
 const quiet: EngineLogger = { error: () => undefined, warn: () => undefined };
@@ -148,7 +175,10 @@ describe('ProjectionEngine failure policy', () => {
     await engine.start();
   };
   const append = (stream: string, ...data: Record<string, unknown>[]) =>
-    events.appendToStream(stream, data.map((d, i) => newEvent(events.events.length + i + 1, d)));
+    events.appendToStream(
+      stream,
+      data.map((d, i) => newEvent(events.events.length + i + 1, d)),
+    );
 
   it('parks a poison event for its projection only; the rest of the batch and every other projection apply', async () => {
     await start();
@@ -214,7 +244,10 @@ describe('ProjectionEngine failure policy', () => {
     expect(await engine.waitFor(2, { projections: ['things'], streamId: 'thing-x' })).toBe(false);
 
     const failed = await engine.retryDeadLetter({ projection: 'things', position: 1 });
-    expect(failed).toEqual({ outcome: 'failed', deadLetter: expect.objectContaining({ attempts: 2, firstFailedAt: 42, lastFailedAt: 99 }) });
+    expect(failed).toEqual({
+      outcome: 'failed',
+      deadLetter: expect.objectContaining({ attempts: 2, firstFailedAt: 42, lastFailedAt: 99 }),
+    });
     expect((await engine.listDeadLetters('things'))[0]).toMatchObject({ position: 1, attempts: 2 });
 
     things.state.broken = false;
@@ -229,13 +262,20 @@ describe('ProjectionEngine failure policy', () => {
     expect(await read.listDeadLetters()).toEqual([]);
     expect(engine.deadLetterCounts()).toEqual({ things: 0, tally: 0 });
 
-    await expect(engine.skipDeadLetter({ projection: 'things', position: 2 })).rejects.toBeInstanceOf(UnknownDeadLetterError);
-    await expect(engine.retryDeadLetter({ projection: 'nope', position: 1 })).rejects.toBeInstanceOf(UnknownDeadLetterError);
+    await expect(engine.skipDeadLetter({ projection: 'things', position: 2 })).rejects.toBeInstanceOf(
+      UnknownDeadLetterError,
+    );
+    await expect(engine.retryDeadLetter({ projection: 'nope', position: 1 })).rejects.toBeInstanceOf(
+      UnknownDeadLetterError,
+    );
   });
 
   it('restarts a subscription that cannot start or dies, with doubling delays up to the cap, reset by a batch', async () => {
     const delays: number[] = [];
-    const logger: EngineLogger = { warn: () => undefined, error: (message: string) => void delays.push(Number(/in (\d+) ms/.exec(message)?.[1])) };
+    const logger: EngineLogger = {
+      warn: () => undefined,
+      error: (message: string) => void delays.push(Number(/in (\d+) ms/.exec(message)?.[1])),
+    };
     events.failStarts = 3;
     events.failLater = 2;
     await append('thing-a', { id: 'a' });

@@ -26,7 +26,14 @@ class SparseEventStore {
         type: 'thing.made',
         schemaVersion: 1,
         data: { id: `t${n}` },
-        metadata: { workspaceId: 'ws', actor: { type: 'operator' }, requestId: null, correlationId: 'c', causationId: null, recordedAt: n },
+        metadata: {
+          workspaceId: 'ws',
+          actor: { type: 'operator' },
+          requestId: null,
+          correlationId: 'c',
+          causationId: null,
+          recordedAt: n,
+        },
       });
     }
     for (const subscriber of this.subscribers) this.deliver(subscriber);
@@ -70,7 +77,16 @@ class SparseEventStore {
 const things: Projector = {
   name: 'things',
   collections: [{ name: 'things' }],
-  project: (event) => [{ op: 'put', collection: 'things', id: (event.data as { id: string }).id, workspaceId: 'ws', seq: event.position, doc: { id: (event.data as { id: string }).id } }],
+  project: (event) => [
+    {
+      op: 'put',
+      collection: 'things',
+      id: (event.data as { id: string }).id,
+      workspaceId: 'ws',
+      seq: event.position,
+      doc: { id: (event.data as { id: string }).id },
+    },
+  ],
 };
 const quiet = { error: () => undefined, warn: () => undefined };
 

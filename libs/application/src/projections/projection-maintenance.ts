@@ -161,7 +161,10 @@ export class ProjectionMaintenance {
         const checkpoint = `${name}${suffix}`;
         if (checkpoint in stored) cleaned.push(checkpoint);
         // Dropped even without a checkpoint: a crash can come before the first batch is stored.
-        await this.read.drop(projector.collections.map((c) => `${c.name}${suffix}`), [checkpoint]);
+        await this.read.drop(
+          projector.collections.map((c) => `${c.name}${suffix}`),
+          [checkpoint],
+        );
       }
     }
     return cleaned;
@@ -252,7 +255,9 @@ export class ProjectionMaintenance {
       progress.etaSeconds = perPosition === null ? null : Math.round(remaining * perPosition);
     };
     // Catch up while the live projection keeps serving...
-    let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, onBatch, () => this.engine.checkpointOf(projector.name));
+    let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, onBatch, () =>
+      this.engine.checkpointOf(projector.name),
+    );
     // ...then close the last gap and switch, with live application paused.
     await this.engine.exclusive(async () => {
       const target = this.engine.checkpointOf(projector.name);
@@ -272,8 +277,13 @@ export class ProjectionMaintenance {
       const projector = this.projector(name);
       const shadow = await this.prepareShadow(projector, VERIFY);
       try {
-        let position = await this.replay(projector, shadow, START, Number.MAX_SAFE_INTEGER, () => undefined, () =>
-          this.engine.checkpointOf(name),
+        let position = await this.replay(
+          projector,
+          shadow,
+          START,
+          Number.MAX_SAFE_INTEGER,
+          () => undefined,
+          () => this.engine.checkpointOf(name),
         );
         await this.engine.exclusive(async () => {
           const target = this.engine.checkpointOf(name);
@@ -284,7 +294,10 @@ export class ProjectionMaintenance {
           }
         });
       } finally {
-        await this.read.drop(shadow.pairs.map((p) => p.shadow), [shadow.checkpoint]);
+        await this.read.drop(
+          shadow.pairs.map((p) => p.shadow),
+          [shadow.checkpoint],
+        );
       }
     }
     return report;
@@ -299,7 +312,10 @@ export class ProjectionMaintenance {
   private async prepareShadow(projector: Projector, suffix: string) {
     const pairs = projector.collections.map((c) => ({ live: c.name, shadow: `${c.name}${suffix}`, spec: c }));
     const checkpoint = `${projector.name}${suffix}`;
-    await this.read.drop(pairs.map((p) => p.shadow), [checkpoint]);
+    await this.read.drop(
+      pairs.map((p) => p.shadow),
+      [checkpoint],
+    );
     // Shadows are filled from history and then swapped in (or dropped): their indexes may wait.
     await this.read.init(
       pairs.map((p): CollectionSpec => ({ ...p.spec, name: p.shadow })),
@@ -325,7 +341,8 @@ export class ProjectionMaintenance {
     for (;;) {
       if (stopAt && position >= stopAt()) return position;
       let batch = await this.events.readAll({ after: position, maxCount: BATCH });
-      if (batch.length > 0 && batch[batch.length - 1].position > until) batch = batch.filter((e) => e.position <= until);
+      if (batch.length > 0 && batch[batch.length - 1].position > until)
+        batch = batch.filter((e) => e.position <= until);
       if (batch.length === 0) return position;
       const ops: WriteOp[] = [];
       for (const event of batch) {
@@ -363,7 +380,14 @@ export class ProjectionMaintenance {
         e = await expected.next();
       } else {
         if (!isDeepStrictEqual(summary(a.value), summary(e.value))) {
-          add({ projection, collection: liveName, id: a.value.id, kind: 'different', expected: summary(e.value), actual: summary(a.value) });
+          add({
+            projection,
+            collection: liveName,
+            id: a.value.id,
+            kind: 'different',
+            expected: summary(e.value),
+            actual: summary(a.value),
+          });
         }
         a = await live.next();
         e = await expected.next();

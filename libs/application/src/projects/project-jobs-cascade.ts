@@ -1,4 +1,12 @@
-import { jobDecider, jobStream, JobView, projectJobsDecider, projectJobsStream, workspaceDecider, workspaceStream } from '@app/domain';
+import {
+  jobDecider,
+  jobStream,
+  JobView,
+  projectJobsDecider,
+  projectJobsStream,
+  workspaceDecider,
+  workspaceStream,
+} from '@app/domain';
 import { ReadModelStore } from '../ports/read-model.port';
 import { JOBS } from '../jobs/job.projector';
 import { UnitOfWork } from '../shared/event-sourced-repository';
@@ -36,16 +44,30 @@ export async function cascadeProjectDeletion(
  * store that appends stream by stream). False when there was no slot to give back.
  */
 export async function releaseProjectSlot(unit: UnitOfWork, workspaceId: string, projectId: string): Promise<boolean> {
-  const release = await unit.decide(workspaceDecider, workspaceStream(workspaceId), { type: 'ReleaseProjectSlot', projectId }, { order: 'last' });
+  const release = await unit.decide(
+    workspaceDecider,
+    workspaceStream(workspaceId),
+    { type: 'ReleaseProjectSlot', projectId },
+    { order: 'last' },
+  );
   return release.events.length > 0;
 }
 
 /** Ids of the project's jobs in the read models (read before the unit of work: it may run again). */
-export async function projectJobIdsInReadModels(read: ReadModelStore, workspaceId: string, projectId: string): Promise<string[]> {
+export async function projectJobIdsInReadModels(
+  read: ReadModelStore,
+  workspaceId: string,
+  projectId: string,
+): Promise<string[]> {
   const ids: string[] = [];
   let afterSeq: number | undefined;
   for (;;) {
-    const jobs = await read.find<JobView>(JOBS, { workspaceId, where: { project_id: projectId }, afterSeq, limit: PAGE });
+    const jobs = await read.find<JobView>(JOBS, {
+      workspaceId,
+      where: { project_id: projectId },
+      afterSeq,
+      limit: PAGE,
+    });
     ids.push(...jobs.map((job) => job.id));
     if (jobs.length < PAGE) return ids;
     afterSeq = jobs[jobs.length - 1].seq;

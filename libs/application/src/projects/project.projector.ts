@@ -26,7 +26,15 @@ export const projectProjector: Projector = {
         if (state.status !== 'live') return [];
         const doc = projectView(d.id, state.fields);
         return [
-          { op: 'put', collection: PROJECTS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version: recorded.revision, doc },
+          {
+            op: 'put',
+            collection: PROJECTS,
+            id: d.id,
+            workspaceId: d.workspace_id,
+            seq: recorded.position,
+            version: recorded.revision,
+            doc,
+          },
         ];
       }
       case 'project.updated': {

@@ -53,7 +53,12 @@ export abstract class Command<Result = void> extends CqrsCommand<Result> {
  * within the key's own scope (the caller, as the idempotency store scopes keys) and `within` (e.g.
  * the parent resource), so a retry of the same request names the same resource.
  */
-export function newResourceId(ids: IdGenerator, prefix: string, context: CommandContext, within: string[] = []): string {
+export function newResourceId(
+  ids: IdGenerator,
+  prefix: string,
+  context: CommandContext,
+  within: string[] = [],
+): string {
   if (!context.idempotencyKey) return ids.next(prefix);
   const caller = 'id' in context.actor ? `${context.actor.type}:${context.actor.id}` : context.actor.type;
   return ids.derive(prefix, [caller, context.workspaceId ?? '', ...within, context.idempotencyKey].join('\0'));

@@ -19,7 +19,14 @@ const envelope = (type: string, data: unknown): NewEvent => ({
   type,
   schemaVersion: 1,
   data,
-  metadata: { workspaceId: ws, actor: OPERATOR, requestId: null, correlationId: 'seed', causationId: null, recordedAt: 1 },
+  metadata: {
+    workspaceId: ws,
+    actor: OPERATOR,
+    requestId: null,
+    correlationId: 'seed',
+    causationId: null,
+    recordedAt: 1,
+  },
 });
 
 /** Records the stream reads a repository makes. */
@@ -51,12 +58,19 @@ describe('EventSourcedRepository: loading long streams', () => {
     dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
     events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
     snapshots = new SqliteSnapshotStore(join(dir, 'snapshots.db'));
-    const history = [envelope('workspace.created', { id: ws, name: 'Long', plan: 'enterprise', project_limit: null, created: 1 })];
+    const history = [
+      envelope('workspace.created', { id: ws, name: 'Long', plan: 'enterprise', project_limit: null, created: 1 }),
+    ];
     for (let i = 0; i < 600; i++) {
       history.push(envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: `p${i}` }));
-      if (i % 2 === 0) history.push(envelope('workspace.project_slot_released', { workspace_id: ws, project_id: `p${i}` }));
+      if (i % 2 === 0)
+        history.push(envelope('workspace.project_slot_released', { workspace_id: ws, project_id: `p${i}` }));
     }
-    history.push(...Array.from({ length: TOTAL - history.length }, (_, i) => envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: `q${i}` })));
+    history.push(
+      ...Array.from({ length: TOTAL - history.length }, (_, i) =>
+        envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: `q${i}` }),
+      ),
+    );
     await events.appendToStream(stream, history, { expectedRevision: 'no_stream' });
   });
   afterEach(async () => {
@@ -65,17 +79,24 @@ describe('EventSourcedRepository: loading long streams', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const truth = async () => (await new EventSourcedRepository(events, clock, shown).load(workspaceDecider, stream)).state;
+  const truth = async () =>
+    (await new EventSourcedRepository(events, clock, shown).load(workspaceDecider, stream)).state;
   const settleSnapshots = () => new Promise((r) => setTimeout(r, 20));
 
   it('reads a stream without a snapshot in chunks, and stores a snapshot of what it folded', async () => {
     const { store, reads } = spied(events);
-    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(workspaceDecider, stream);
+    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(
+      workspaceDecider,
+      stream,
+    );
     expect(revision).toBe(TOTAL - 1);
     expect(reads.every((r) => r.maxCount === LOAD_CHUNK)).toBe(true);
     expect(reads.map((r) => r.fromRevision)).toEqual([0, 500, 1000]);
     await settleSnapshots();
-    expect(await snapshots.get(stream)).toMatchObject({ revision: TOTAL - 1, version: workspaceDecider.snapshot!.version });
+    expect(await snapshots.get(stream)).toMatchObject({
+      revision: TOTAL - 1,
+      version: workspaceDecider.snapshot!.version,
+    });
     expect(state).toEqual(await truth());
     expect((state as WorkspaceState).projectSlots).toBe(TOTAL - 1 - 600);
   });
@@ -83,10 +104,17 @@ describe('EventSourcedRepository: loading long streams', () => {
   it('a cold load after a restart reads the snapshot and only the events after it', async () => {
     await new EventSourcedRepository(events, clock, shown, snapshots).load(workspaceDecider, stream);
     await settleSnapshots();
-    await events.appendToStream(stream, [envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: 'late' })], { expectedRevision: TOTAL - 1 });
+    await events.appendToStream(
+      stream,
+      [envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: 'late' })],
+      { expectedRevision: TOTAL - 1 },
+    );
 
     const { store, reads } = spied(events);
-    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(workspaceDecider, stream);
+    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(
+      workspaceDecider,
+      stream,
+    );
     expect(revision).toBe(TOTAL);
     // The event the snapshot was taken at (to check it is of this history), then the tail.
     expect(reads.map((r) => r.fromRevision)).toEqual([TOTAL - 1, TOTAL]);
@@ -95,13 +123,28 @@ describe('EventSourcedRepository: loading long streams', () => {
 
   it('ignores a snapshot of another state shape, or of another history, and folds the events instead', async () => {
     const real = await truth();
-    const wrong = { ...workspaceDecider.snapshot!.toSnapshot(real) as object, projectSlots: 999_999 };
+    const wrong = { ...(workspaceDecider.snapshot!.toSnapshot(real) as object), projectSlots: 999_999 };
     for (const snapshot of [
-      { streamId: stream, revision: TOTAL - 1, eventId: (await events.readStream(stream, { fromRevision: TOTAL - 1 }))[0].id, version: 1, state: wrong },
-      { streamId: stream, revision: TOTAL - 1, eventId: 'not-the-event-there', version: workspaceDecider.snapshot!.version, state: wrong },
+      {
+        streamId: stream,
+        revision: TOTAL - 1,
+        eventId: (await events.readStream(stream, { fromRevision: TOTAL - 1 }))[0].id,
+        version: 1,
+        state: wrong,
+      },
+      {
+        streamId: stream,
+        revision: TOTAL - 1,
+        eventId: 'not-the-event-there',
+        version: workspaceDecider.snapshot!.version,
+        state: wrong,
+      },
     ]) {
       await snapshots.put(snapshot);
-      const { state } = await new EventSourcedRepository(events, clock, shown, snapshots).load(workspaceDecider, stream);
+      const { state } = await new EventSourcedRepository(events, clock, shown, snapshots).load(
+        workspaceDecider,
+        stream,
+      );
       expect(state).toEqual(real);
     }
   });
@@ -111,13 +154,23 @@ describe('EventSourcedRepository: loading long streams', () => {
     const mine = new EventSourcedRepository(store, clock, shown, snapshots);
     await mine.load(workspaceDecider, stream);
     // Another process appends meanwhile.
-    await new EventSourcedRepository(events, clock, shown).execute(workspaceDecider, stream, { type: 'ReserveProjectSlot', projectId: 'theirs' }, context);
+    await new EventSourcedRepository(events, clock, shown).execute(
+      workspaceDecider,
+      stream,
+      { type: 'ReserveProjectSlot', projectId: 'theirs' },
+      context,
+    );
     reads.length = 0;
-    const outcome = await mine.execute(workspaceDecider, stream, { type: 'ReserveProjectSlot', projectId: 'mine' }, context);
+    const outcome = await mine.execute(
+      workspaceDecider,
+      stream,
+      { type: 'ReserveProjectSlot', projectId: 'mine' },
+      context,
+    );
     expect(outcome.revision).toBe(TOTAL + 1);
     expect(reads.length).toBeGreaterThan(0);
     expect(Math.min(...reads.map((r) => r.fromRevision))).toBeGreaterThanOrEqual(TOTAL - 1);
-    expect((await truth() as WorkspaceState).projectSlots).toBe(TOTAL - 1 - 600 + 2);
+    expect(((await truth()) as WorkspaceState).projectSlots).toBe(TOTAL - 1 - 600 + 2);
   });
 
   it('writes a new snapshot once the stream has grown SNAPSHOT_EVERY events past the last', async () => {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Decider, DomainError, DomainEvent, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
-import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedRevisionError } from '../ports/event-store.port';
+import {
+  EventStore,
+  NewEvent,
+  RecordedEvent,
+  StreamAppend,
+  WrongExpectedRevisionError,
+} from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
@@ -300,7 +306,12 @@ export class EventSourcedRepository {
   }
 
   /** Loads a stream into the batch's view (once per batch); a new stream (see `newStream`) is not read. */
-  async track(streams: Map<string, Tracked>, decider: AnyDecider<any>, streamId: string, assumeNew = false): Promise<Tracked> {
+  async track(
+    streams: Map<string, Tracked>,
+    decider: AnyDecider<any>,
+    streamId: string,
+    assumeNew = false,
+  ): Promise<Tracked> {
     let tracked = streams.get(streamId);
     if (!tracked) {
       const loaded: Pick<Cached, 'revision' | 'state'> =
@@ -386,7 +397,13 @@ export class EventSourcedRepository {
     cached.snapshotRevision = cached.revision;
     const { version, toSnapshot } = decider.snapshot;
     this.snapshots
-      .put({ streamId, revision: cached.revision, eventId: cached.lastEventId, version, state: toSnapshot(cached.state) })
+      .put({
+        streamId,
+        revision: cached.revision,
+        eventId: cached.lastEventId,
+        version,
+        state: toSnapshot(cached.state),
+      })
       .catch((error) => this.logger.warn(`Could not store a snapshot of ${streamId}`, error));
   }
 

@@ -39,12 +39,16 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
   it('waits for the projections serving the stream, reports what it saw, and records the causation', async () => {
     const asked: [number, ReadScope | undefined][] = [];
     let answer = true;
-    const repository = new EventSourcedRepository(events, { now: () => 5 }, {
-      waitFor: async (position, scope) => {
-        asked.push([position, scope]);
-        return answer;
+    const repository = new EventSourcedRepository(
+      events,
+      { now: () => 5 },
+      {
+        waitFor: async (position, scope) => {
+          asked.push([position, scope]);
+          return answer;
+        },
       },
-    });
+    );
     const consistency: ReadConsistency = { pending: [] };
     const shown = await repository.execute(counter, 'project-p1', 'add', context(consistency));
     expect(shown.visible).toBe(true);
@@ -58,7 +62,9 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
     expect(consistency.pending).toEqual(['job_types']);
 
     // Not waited for on purpose: not known to be shown, and nothing to report to a client.
-    const unwaited = await repository.execute(counter, 'workspace-w1', 'add', context(consistency), { waitForReadModels: false });
+    const unwaited = await repository.execute(counter, 'workspace-w1', 'add', context(consistency), {
+      waitForReadModels: false,
+    });
     expect(unwaited.visible).toBe(false);
     expect(asked).toHaveLength(2);
     expect(consistency.pending).toEqual(['job_types']);
@@ -86,9 +92,25 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
     await read.apply([], { projects: 12 });
     expect(await later).toBe(true);
 
-    await read.apply([], { projects: 13 }, {
-      park: [{ projection: 'projects', position: 13, eventId: 'e13', streamId: 'project-p2', eventType: 'project.updated', error: 'x', firstFailedAt: 1, lastFailedAt: 1, attempts: 1 }],
-    });
+    await read.apply(
+      [],
+      { projects: 13 },
+      {
+        park: [
+          {
+            projection: 'projects',
+            position: 13,
+            eventId: 'e13',
+            streamId: 'project-p2',
+            eventType: 'project.updated',
+            error: 'x',
+            firstFailedAt: 1,
+            lastFailedAt: 1,
+            attempts: 1,
+          },
+        ],
+      },
+    );
     expect(await poller.waitFor(13, { projections: ['projects'], streamId: 'project-p2' })).toBe(false);
     expect(await poller.waitFor(13, { projections: ['audit'], streamId: 'project-p2' })).toBe(false); // audit is behind
     await read.apply([], { audit: 13 });
@@ -147,7 +169,12 @@ describe('Read-your-writes results and causation ids (repository, checkpoint pol
       watch = { onChange, onError };
       return { close: async () => undefined };
     };
-    const poller = new CheckpointPoller(read, ['projects'], { intervalMs: 5, timeoutMs: 3000, fallbackIntervalMs: 60_000, rewatchMs: 60_000 });
+    const poller = new CheckpointPoller(read, ['projects'], {
+      intervalMs: 5,
+      timeoutMs: 3000,
+      fallbackIntervalMs: 60_000,
+      rewatchMs: 60_000,
+    });
     const waits = Array.from({ length: 20 }, () => poller.waitFor(2, { projections: ['projects'] }));
     await new Promise((r) => setTimeout(r, 100));
     expect(poller.watching()).toBe(true);

@@ -12,7 +12,14 @@ const recorded = (type: string, schemaVersion: number, data: unknown, position: 
   type,
   schemaVersion,
   data,
-  metadata: { workspaceId: 'ws', actor: { type: 'operator' }, requestId: null, correlationId: 'c', causationId: null, recordedAt: 1 },
+  metadata: {
+    workspaceId: 'ws',
+    actor: { type: 'operator' },
+    requestId: null,
+    correlationId: 'c',
+    causationId: null,
+    recordedAt: 1,
+  },
   streamId: 'thing-1',
   revision: position - 1,
   position,
@@ -56,7 +63,10 @@ describe('UpcastingEventStore', () => {
     const fake = fakeStore();
     const unknown: string[] = [];
     const warnings: string[] = [];
-    const store = new UpcastingEventStore(fake.store, schemas, { onUnknownType: (t) => unknown.push(t), logger: { warn: (m) => warnings.push(m) } });
+    const store = new UpcastingEventStore(fake.store, schemas, {
+      onUnknownType: (t) => unknown.push(t),
+      logger: { warn: (m) => warnings.push(m) },
+    });
     return { fake, store, unknown, warnings };
   };
   const current = [

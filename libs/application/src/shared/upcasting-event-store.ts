@@ -33,7 +33,11 @@ export class UpcastingEventStore implements EventStore {
     private readonly options: UpcastingOptions = {},
   ) {}
 
-  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
     return this.inner.appendToStream(streamId, events, options);
   }
 

@@ -1,13 +1,36 @@
 import { RecordedEvent } from '../ports/event-store.port';
 import { ResourceViews } from './resource-views';
 
-const created = { id: 'p1', workspace_id: 'ws1', name: 'A', description: 'd', status: 'planned', other_status_reason: null, start_date: '2026-01-01', end_date: null, external_id: null, created_by: { id: 'k', email: null, first_name: 'Bot', last_name: null, profile_picture: null }, created: 1 };
+const created = {
+  id: 'p1',
+  workspace_id: 'ws1',
+  name: 'A',
+  description: 'd',
+  status: 'planned',
+  other_status_reason: null,
+  start_date: '2026-01-01',
+  end_date: null,
+  external_id: null,
+  created_by: { id: 'k', email: null, first_name: 'Bot', last_name: null, profile_picture: null },
+  created: 1,
+};
 const stream: RecordedEvent[] = [
   { type: 'project.created', data: created },
   { type: 'project.updated', data: { id: 'p1', workspace_id: 'ws1', changes: { name: 'B' }, updated: 2 } },
-  { type: 'project.updated', data: { id: 'p1', workspace_id: 'ws1', changes: { name: 'C', archived: true }, updated: 3 } },
+  {
+    type: 'project.updated',
+    data: { id: 'p1', workspace_id: 'ws1', changes: { name: 'C', archived: true }, updated: 3 },
+  },
   { type: 'project.deleted', data: { id: 'p1', workspace_id: 'ws1', deleted: 4 } },
-].map((e, revision) => ({ ...e, id: `e${revision}`, schemaVersion: 1, metadata: {} as never, streamId: 'project-p1', revision, position: 10 + revision }));
+].map((e, revision) => ({
+  ...e,
+  id: `e${revision}`,
+  schemaVersion: 1,
+  metadata: {} as never,
+  streamId: 'project-p1',
+  revision,
+  position: 10 + revision,
+}));
 
 describe('ResourceViews', () => {
   const reader = () => {
@@ -16,7 +39,10 @@ describe('ResourceViews', () => {
       reads,
       readStream: async (_id: string, options: { fromRevision?: number; maxCount?: number } = {}) => {
         reads.push(options.fromRevision ?? 0);
-        return stream.slice(options.fromRevision ?? 0, (options.fromRevision ?? 0) + (options.maxCount ?? stream.length));
+        return stream.slice(
+          options.fromRevision ?? 0,
+          (options.fromRevision ?? 0) + (options.maxCount ?? stream.length),
+        );
       },
     };
   };

@@ -31,7 +31,11 @@ export interface WebhookResource<State = any> {
 }
 
 export const projectResource: WebhookResource<ProjectState> = {
-  events: { 'project.created': 'project.created', 'project.updated': 'project.updated', 'project.deleted': 'project.deleted' },
+  events: {
+    'project.created': 'project.created',
+    'project.updated': 'project.updated',
+    'project.deleted': 'project.deleted',
+  },
   initialState: projectDecider.initialState,
   evolve: projectDecider.evolve as WebhookResource<ProjectState>['evolve'],
   payload: (state) => {
@@ -82,7 +86,8 @@ export class ResourceViews {
     resources: readonly WebhookResource[] = WEBHOOK_RESOURCES,
   ) {
     for (const resource of resources) {
-      for (const [eventType, webhookType] of Object.entries(resource.events)) this.byEventType.set(eventType, { resource, webhookType });
+      for (const [eventType, webhookType] of Object.entries(resource.events))
+        this.byEventType.set(eventType, { resource, webhookType });
     }
   }
 
@@ -110,7 +115,10 @@ export class ResourceViews {
       state = resource.evolve(resource.initialState(), event as unknown as DomainEvent);
     } else {
       const from = cached && cached.revision < event.revision ? cached.revision + 1 : 0;
-      const history = await this.events.readStream(event.streamId, { fromRevision: from, maxCount: event.revision - from + 1 });
+      const history = await this.events.readStream(event.streamId, {
+        fromRevision: from,
+        maxCount: event.revision - from + 1,
+      });
       const base = from === 0 ? resource.initialState() : cached!.state;
       state = history.reduce((s, e) => resource.evolve(s, e as unknown as DomainEvent), base);
     }

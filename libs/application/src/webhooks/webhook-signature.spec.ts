@@ -11,7 +11,11 @@ describe('Standard Webhooks signing', () => {
 
   it('signs so that the standardwebhooks library verifies the exact body', () => {
     const secret = generateWebhookSecret();
-    const body = JSON.stringify({ type: 'project.created', timestamp: '2026-01-01T00:00:00.000Z', data: { id: 'p1', name: 'Ünïcode 🚁' } });
+    const body = JSON.stringify({
+      type: 'project.created',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      data: { id: 'p1', name: 'Ünïcode 🚁' },
+    });
     const headers = webhookHeaders('msg_1', Math.floor(Date.now() / 1000), body, [secret]);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(body.replace('p1', 'p2'), headers)).toThrow();

@@ -26,12 +26,32 @@ export const webhookProjector: Projector = {
           created_by: d.created_by,
           last_triggered_at: null,
         });
-        return [{ op: 'put', collection: WEBHOOKS, id: d.id, workspaceId: d.workspace_id, seq: recorded.position, version, doc }];
+        return [
+          {
+            op: 'put',
+            collection: WEBHOOKS,
+            id: d.id,
+            workspaceId: d.workspace_id,
+            seq: recorded.position,
+            version,
+            doc,
+          },
+        ];
       }
       case 'webhook.updated':
-        return [{ op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { ...event.data.changes, updated: event.data.updated } }];
+        return [
+          {
+            op: 'merge',
+            collection: WEBHOOKS,
+            id: event.data.id,
+            version,
+            set: { ...event.data.changes, updated: event.data.updated },
+          },
+        ];
       case 'webhook.secret_rotated':
-        return [{ op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { updated: event.data.updated } }];
+        return [
+          { op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { updated: event.data.updated } },
+        ];
       case 'webhook.delivery_attempted':
         return [
           {

@@ -41,7 +41,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     this.unsubscribe = engine.onApplied((events) => {
       for (const event of events) {
         if (!event.type.startsWith('workspace.') || event.type.startsWith('workspace.project_slot')) continue;
-        for (const [hash, entry] of this.cache) if (entry.workspaceId === event.metadata.workspaceId) this.cache.delete(hash);
+        for (const [hash, entry] of this.cache)
+          if (entry.workspaceId === event.metadata.workspaceId) this.cache.delete(hash);
       }
     });
   }
@@ -69,7 +70,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     const workspaceId = key.doc.workspace_id;
     if (key.doc.status !== 'active') return { result: { ok: false, failure: 'api_key_inactive' }, workspaceId };
     const workspace = await this.read.get<WorkspaceDoc>(WORKSPACES, workspaceId);
-    if (!workspace || workspace.doc.plan !== 'enterprise') return { result: { ok: false, failure: 'enterprise_required' }, workspaceId };
+    if (!workspace || workspace.doc.plan !== 'enterprise')
+      return { result: { ok: false, failure: 'enterprise_required' }, workspaceId };
     return {
       result: { ok: true, principal: { keyId: key.doc.id, keyName: key.doc.name, workspaceId, scope: key.doc.scope } },
       workspaceId,

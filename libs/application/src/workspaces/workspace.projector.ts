@@ -53,11 +53,7 @@ type Handled = Extract<WorkspaceEvent, { type: (typeof HANDLES)[number] }>;
 
 export const workspaceProjector: Projector = {
   name: 'workspaces',
-  collections: [
-    { name: WORKSPACES },
-    { name: MEMBERS, indexes: ['role'] },
-    { name: API_KEYS, indexes: ['key_hash'] },
-  ],
+  collections: [{ name: WORKSPACES }, { name: MEMBERS, indexes: ['role'] }, { name: API_KEYS, indexes: ['key_hash'] }],
   handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as Handled;
@@ -65,12 +61,24 @@ export const workspaceProjector: Projector = {
     switch (event.type) {
       case 'workspace.created': {
         const d = event.data;
-        const doc: WorkspaceDoc = { id: d.id, name: d.name, plan: d.plan, project_limit: d.project_limit, created: d.created, updated: d.created };
+        const doc: WorkspaceDoc = {
+          id: d.id,
+          name: d.name,
+          plan: d.plan,
+          project_limit: d.project_limit,
+          created: d.created,
+          updated: d.created,
+        };
         return [{ op: 'put', collection: WORKSPACES, id: d.id, workspaceId: d.id, seq, doc: { ...doc } }];
       }
       case 'workspace.updated':
         return [
-          { op: 'merge', collection: WORKSPACES, id: event.data.id, set: { ...event.data.changes, updated: event.data.updated } },
+          {
+            op: 'merge',
+            collection: WORKSPACES,
+            id: event.data.id,
+            set: { ...event.data.changes, updated: event.data.updated },
+          },
         ];
       case 'workspace.member_added': {
         const d = event.data;
@@ -100,7 +108,12 @@ export const workspaceProjector: Projector = {
       }
       case 'workspace.member_erased':
         return [
-          { op: 'merge', collection: MEMBERS, id: event.data.member_id, set: { profile_sealed: null, updated: event.data.erased } },
+          {
+            op: 'merge',
+            collection: MEMBERS,
+            id: event.data.member_id,
+            set: { profile_sealed: null, updated: event.data.erased },
+          },
         ];
       case 'workspace.api_key_deactivated':
         return [{ op: 'merge', collection: API_KEYS, id: event.data.key_id, set: { status: 'inactive' } }];

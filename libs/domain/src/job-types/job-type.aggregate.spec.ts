@@ -12,15 +12,21 @@ const deleted: JobTypeEvent = { type: 'job_type.deleted', data: { id: 'jbt_1', w
 
 describe('JobType aggregate', () => {
   it('creates a custom type with the icon settings unless one is given', () => {
-    given().when({ type: 'CreateJobType', id: 'jbt_1', workspaceId: 'ws1', name: 'Dam survey', now: 10 }).then([created]);
+    given()
+      .when({ type: 'CreateJobType', id: 'jbt_1', workspaceId: 'ws1', name: 'Dam survey', now: 10 })
+      .then([created]);
     given()
       .when({ type: 'CreateJobType', id: 'jbt_1', workspaceId: 'ws1', name: 'Dam survey', icon: 'droplet', now: 10 })
       .then([{ ...created, data: { ...created.data, icon: 'droplet' } } as JobTypeEvent]);
   });
 
   it('never creates a type under a predefined id, and treats a repeated create as done', () => {
-    given().when({ type: 'CreateJobType', id: 'wind_turbine', workspaceId: 'ws1', name: 'x', now: 1 }).thenFails('reserved');
-    given(created).when({ type: 'CreateJobType', id: 'jbt_1', workspaceId: 'ws1', name: 'Again', now: 30 }).thenNothing();
+    given()
+      .when({ type: 'CreateJobType', id: 'wind_turbine', workspaceId: 'ws1', name: 'x', now: 1 })
+      .thenFails('reserved');
+    given(created)
+      .when({ type: 'CreateJobType', id: 'jbt_1', workspaceId: 'ws1', name: 'Again', now: 30 })
+      .thenNothing();
   });
 
   it('deletes a custom type once; afterwards it is not found', () => {
@@ -30,6 +36,8 @@ describe('JobType aggregate', () => {
   });
 
   it('refuses to delete a predefined type', () => {
-    given().when({ type: 'DeleteJobType', id: 'drone_inspection', now: 1 }).thenFails(PREDEFINED_JOB_TYPE_NOT_DELETABLE);
+    given()
+      .when({ type: 'DeleteJobType', id: 'drone_inspection', now: 1 })
+      .thenFails(PREDEFINED_JOB_TYPE_NOT_DELETABLE);
   });
 });

@@ -51,7 +51,9 @@ function decide(command: JobTypeCommand, state: JobTypeState): JobTypeEvent[] {
     case 'DeleteJobType':
       if (isPredefinedJobType(command.id)) throw validationError(PREDEFINED_JOB_TYPE_NOT_DELETABLE);
       if (state.status !== 'live') throw notFound(JOB_TYPE_NOT_FOUND);
-      return [{ type: 'job_type.deleted', data: { id: state.id, workspace_id: state.workspaceId, deleted: command.now } }];
+      return [
+        { type: 'job_type.deleted', data: { id: state.id, workspace_id: state.workspaceId, deleted: command.now } },
+      ];
   }
 }
 

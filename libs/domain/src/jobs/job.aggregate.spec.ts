@@ -84,27 +84,45 @@ describe('Job aggregate', () => {
     });
 
     it('refuses a start date more than 6 calendar months before today', () => {
-      given().when(create({ start_date: '2025-07-15', end_date: null })).then([createdWith({ start_date: '2025-07-15', end_date: null })]);
-      given().when(create({ start_date: '2025-07-14' })).thenFails(JOB_MESSAGES.startDateTooOld);
+      given()
+        .when(create({ start_date: '2025-07-15', end_date: null }))
+        .then([createdWith({ start_date: '2025-07-15', end_date: null })]);
+      given()
+        .when(create({ start_date: '2025-07-14' }))
+        .thenFails(JOB_MESSAGES.startDateTooOld);
     });
 
     it('allows the end on the start day, not before it', () => {
-      given().when(create({ end_date: '2026-03-02' })).then([createdWith({ end_date: '2026-03-02' })]);
-      given().when(create({ end_date: '2026-03-01' })).thenFails('end_date must be on or after start_date');
+      given()
+        .when(create({ end_date: '2026-03-02' }))
+        .then([createdWith({ end_date: '2026-03-02' })]);
+      given()
+        .when(create({ end_date: '2026-03-01' }))
+        .thenFails('end_date must be on or after start_date');
     });
 
     it('takes latitude and longitude only together', () => {
-      given().when(create({ latitude: 52.1, longitude: 4.3 })).then([createdWith({ latitude: 52.1, longitude: 4.3 })]);
-      given().when(create({ latitude: 52.1 })).thenFails('latitude and longitude must be provided together');
-      given().when(create({ longitude: 4.3, latitude: null })).thenFails('latitude and longitude must be provided together');
+      given()
+        .when(create({ latitude: 52.1, longitude: 4.3 }))
+        .then([createdWith({ latitude: 52.1, longitude: 4.3 })]);
+      given()
+        .when(create({ latitude: 52.1 }))
+        .thenFails('latitude and longitude must be provided together');
+      given()
+        .when(create({ longitude: 4.3, latitude: null }))
+        .thenFails('latitude and longitude must be provided together');
     });
 
     it('needs a reason for status other and keeps it (write-only)', () => {
-      given().when(create({ status: 'other' })).thenFails('other_status_reason is required when status is "other"');
+      given()
+        .when(create({ status: 'other' }))
+        .thenFails('other_status_reason is required when status is "other"');
       given()
         .when(create({ status: 'other', other_status_reason: 'Awaiting permit' }))
         .then([createdWith({ status: 'other', other_status_reason: 'Awaiting permit' })]);
-      given().when(create({ other_status_reason: 'ignored' })).then([created]);
+      given()
+        .when(create({ other_status_reason: 'ignored' }))
+        .then([created]);
     });
 
     it('refuses an interval with the flexible frequency', () => {
@@ -114,37 +132,55 @@ describe('Job aggregate', () => {
     });
 
     it('is idempotent for the same id', () => {
-      given(created).when(create({ name: 'Other' })).thenNothing();
+      given(created)
+        .when(create({ name: 'Other' }))
+        .thenNothing();
     });
   });
 
   describe('update', () => {
     it('records only the supplied fields that change, arrays compared by value', () => {
       given(created)
-        .when(update({ name: 'Renamed', priority: 'medium', selected_days_of_week: [1], capture_types: ['orthomosaic'] }))
+        .when(
+          update({ name: 'Renamed', priority: 'medium', selected_days_of_week: [1], capture_types: ['orthomosaic'] }),
+        )
         .then([updated({ name: 'Renamed', capture_types: ['orthomosaic'] })]);
-      given(created).when(update({ selected_days_of_week: [1] })).thenNothing();
+      given(created)
+        .when(update({ selected_days_of_week: [1] }))
+        .thenNothing();
       given(created).when(update({})).thenNothing();
     });
 
     it('clears nullable fields with null', () => {
       const located = createdWith({ latitude: 1, longitude: 2, capture_types: ['panorama'] });
       given(located)
-        .when(update({ latitude: null, longitude: null, end_date: null, capture_types: null, recurring_frequency: null }))
-        .then([updated({ latitude: null, longitude: null, end_date: null, capture_types: null, recurring_frequency: null })]);
+        .when(
+          update({ latitude: null, longitude: null, end_date: null, capture_types: null, recurring_frequency: null }),
+        )
+        .then([
+          updated({ latitude: null, longitude: null, end_date: null, capture_types: null, recurring_frequency: null }),
+        ]);
     });
 
     it('checks the dates against the stored ones when only one changes', () => {
-      given(created).when(update({ end_date: '2026-03-01' })).thenFails('end_date cannot be before start_date');
-      given(created).when(update({ start_date: '2026-05-01' })).thenFails('end_date cannot be before start_date');
-      given(created).when(update({ start_date: '2026-04-30' })).then([updated({ start_date: '2026-04-30' })]);
+      given(created)
+        .when(update({ end_date: '2026-03-01' }))
+        .thenFails('end_date cannot be before start_date');
+      given(created)
+        .when(update({ start_date: '2026-05-01' }))
+        .thenFails('end_date cannot be before start_date');
+      given(created)
+        .when(update({ start_date: '2026-04-30' }))
+        .then([updated({ start_date: '2026-04-30' })]);
       given(created)
         .when(update({ start_date: '2026-06-01', end_date: null }))
         .then([updated({ start_date: '2026-06-01', end_date: null })]);
     });
 
     it('applies the 6-month rule only to a start date being changed', () => {
-      given(created).when(update({ start_date: '2025-07-14' })).thenFails(JOB_MESSAGES.startDateTooOld);
+      given(created)
+        .when(update({ start_date: '2025-07-14' }))
+        .thenFails(JOB_MESSAGES.startDateTooOld);
       // Two years later the stored start date is old, but other fields still change, and sending it back is fine.
       const twoYearsLater = Date.UTC(2028, 0, 15);
       given(created)
@@ -154,15 +190,25 @@ describe('Job aggregate', () => {
 
     it('keeps latitude and longitude paired in the result', () => {
       const located = createdWith({ latitude: 1, longitude: 2 });
-      given(located).when(update({ latitude: 5 })).then([updated({ latitude: 5 })]);
-      given(located).when(update({ latitude: null })).thenFails('Both latitude and longitude must be provided together');
-      given(created).when(update({ longitude: 5 })).thenFails('Both latitude and longitude must be provided together');
-      given(created).when(update({ latitude: 5, longitude: 6 })).then([updated({ latitude: 5, longitude: 6 })]);
+      given(located)
+        .when(update({ latitude: 5 }))
+        .then([updated({ latitude: 5 })]);
+      given(located)
+        .when(update({ latitude: null }))
+        .thenFails('Both latitude and longitude must be provided together');
+      given(created)
+        .when(update({ longitude: 5 }))
+        .thenFails('Both latitude and longitude must be provided together');
+      given(created)
+        .when(update({ latitude: 5, longitude: 6 }))
+        .then([updated({ latitude: 5, longitude: 6 })]);
     });
 
     it('refuses flexible with a stored interval unless the interval is cleared too', () => {
       const everyTwo = createdWith({ recurring_interval: 2 });
-      given(everyTwo).when(update({ recurring_frequency: 'flexible' })).thenFails(JOB_MESSAGES.intervalWithFlexible);
+      given(everyTwo)
+        .when(update({ recurring_frequency: 'flexible' }))
+        .thenFails(JOB_MESSAGES.intervalWithFlexible);
       given(everyTwo)
         .when(update({ recurring_frequency: 'flexible', recurring_interval: null }))
         .then([updated({ recurring_frequency: 'flexible', recurring_interval: null })]);
@@ -172,19 +218,31 @@ describe('Job aggregate', () => {
     });
 
     it('needs a reason in the same request for status other; leaving other clears it', () => {
-      given(created).when(update({ status: 'other' })).thenFails('other_status_reason is required when status is "other"');
+      given(created)
+        .when(update({ status: 'other' }))
+        .thenFails('other_status_reason is required when status is "other"');
       given(created)
         .when(update({ status: 'other', other_status_reason: 'Permit' }))
         .then([updated({ status: 'other', other_status_reason: 'Permit' })]);
       const inOther = updated({ status: 'other', other_status_reason: 'Permit' });
-      given(created, inOther).when(update({ other_status_reason: 'New permit' })).then([updated({ other_status_reason: 'New permit' })]);
-      given(created, inOther).when(update({ status: 'planned' })).then([updated({ status: 'planned', other_status_reason: null })]);
-      given(created).when(update({ other_status_reason: 'not in other' })).thenNothing();
+      given(created, inOther)
+        .when(update({ other_status_reason: 'New permit' }))
+        .then([updated({ other_status_reason: 'New permit' })]);
+      given(created, inOther)
+        .when(update({ status: 'planned' }))
+        .then([updated({ status: 'planned', other_status_reason: null })]);
+      given(created)
+        .when(update({ other_status_reason: 'not in other' }))
+        .thenNothing();
     });
 
     it('fails for a missing or deleted job', () => {
-      given().when(update({ name: 'x' })).thenFails(JOB_NOT_FOUND);
-      given(created, deleted).when(update({ name: 'x' })).thenFails(JOB_NOT_FOUND);
+      given()
+        .when(update({ name: 'x' }))
+        .thenFails(JOB_NOT_FOUND);
+      given(created, deleted)
+        .when(update({ name: 'x' }))
+        .thenFails(JOB_NOT_FOUND);
     });
   });
 
@@ -198,21 +256,37 @@ describe('Job aggregate', () => {
 
   describe('pilot assignment', () => {
     it('assigns new pilots to every occurrence and skips the ones already assigned', () => {
-      given(created).when(assign('p1', 'p2', 'p1')).then([assigned(['p1', 'p2'])]);
-      given(created, assigned(['p1'])).when(assign('p1', 'p3')).then([assigned(['p3'])]);
-      given(created, assigned(['p1', 'p2'])).when(assign('p2', 'p1')).thenNothing();
+      given(created)
+        .when(assign('p1', 'p2', 'p1'))
+        .then([assigned(['p1', 'p2'])]);
+      given(created, assigned(['p1']))
+        .when(assign('p1', 'p3'))
+        .then([assigned(['p3'])]);
+      given(created, assigned(['p1', 'p2']))
+        .when(assign('p2', 'p1'))
+        .thenNothing();
     });
 
     it('counts the occurrences of the schedule as it is at the time', () => {
       const daily = updated({ recurring_frequency: 'daily', selected_days_of_week: null, end_date: '2026-03-11' });
-      given(created, daily).when(assign('p1')).then([assigned(['p1'], 10)]);
-      given(created, updated({ job_pattern: 'one_time' })).when(assign('p1')).then([assigned(['p1'], 1)]);
+      given(created, daily)
+        .when(assign('p1'))
+        .then([assigned(['p1'], 10)]);
+      given(created, updated({ job_pattern: 'one_time' }))
+        .when(assign('p1'))
+        .then([assigned(['p1'], 1)]);
     });
 
     it('unassigns only assigned pilots, with the occurrences per pilot at the time', () => {
-      given(created, assigned(['p1', 'p2'])).when(unassign('p2', 'p9')).then([unassigned(['p2'], WEEKLY_OCCURRENCES)]);
-      given(created, assigned(['p1', 'p2'])).when(unassign('p1', 'p2')).then([unassigned(['p1', 'p2'], WEEKLY_OCCURRENCES)]);
-      given(created, assigned(['p1']), unassigned(['p1'], 9)).when(unassign('p1')).thenFails(ASSIGNMENT_MESSAGES.noAssignments);
+      given(created, assigned(['p1', 'p2']))
+        .when(unassign('p2', 'p9'))
+        .then([unassigned(['p2'], WEEKLY_OCCURRENCES)]);
+      given(created, assigned(['p1', 'p2']))
+        .when(unassign('p1', 'p2'))
+        .then([unassigned(['p1', 'p2'], WEEKLY_OCCURRENCES)]);
+      given(created, assigned(['p1']), unassigned(['p1'], 9))
+        .when(unassign('p1'))
+        .thenFails(ASSIGNMENT_MESSAGES.noAssignments);
       given(created).when(unassign('p1')).thenFails('No pilot assignments found for this job');
     });
 
@@ -232,7 +306,9 @@ describe('Job aggregate', () => {
 
   describe('views', () => {
     it('shows exactly the documented fields of a job (docs/api.md, Jobs), in their order, without the write-only reason', () => {
-      const d = (createdWith({ status: 'other', other_status_reason: 'x' }) as Extract<JobEvent, { type: 'job.created' }>).data;
+      const d = (
+        createdWith({ status: 'other', other_status_reason: 'x' }) as Extract<JobEvent, { type: 'job.created' }>
+      ).data;
       const { id, workspace_id, project_id, created: at, ...values } = d;
       void workspace_id;
       const view = jobView(id, project_id, { ...values, created: at, updated: at } as JobFields);

@@ -226,7 +226,10 @@ function evolve(state: JobState, event: JobEvent): JobState {
       return { status: 'deleted', id: state.id, workspaceId: state.workspaceId, projectId: state.projectId };
     case 'job.pilots_assigned':
       if (state.status !== 'live') return state;
-      return { ...state, pilots: [...state.pilots, ...event.data.pilot_ids.filter((id) => !state.pilots.includes(id))] };
+      return {
+        ...state,
+        pilots: [...state.pilots, ...event.data.pilot_ids.filter((id) => !state.pilots.includes(id))],
+      };
     case 'job.pilots_unassigned': {
       if (state.status !== 'live') return state;
       const removed = new Set(event.data.pilot_ids);

@@ -10,7 +10,13 @@ export const PRIORITIES = ['low', 'medium', 'high'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
 export const JOB_PATTERNS = ['one_time', 'recurring'] as const satisfies readonly JobPattern[];
-export const RECURRING_FREQUENCIES = ['daily', 'weekly', 'monthly', 'yearly', 'flexible'] as const satisfies readonly RecurringFrequency[];
+export const RECURRING_FREQUENCIES = [
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'flexible',
+] as const satisfies readonly RecurringFrequency[];
 
 export const CAPTURE_TYPES = [
   'drone_inspection',

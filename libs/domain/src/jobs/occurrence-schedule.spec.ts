@@ -278,8 +278,7 @@ function referenceRule(s: JobSchedule, start: Date): DayRule {
       };
     case 'monthly':
       return (day) => {
-        const months =
-          (day.getUTCFullYear() - start.getUTCFullYear()) * 12 + (day.getUTCMonth() - start.getUTCMonth());
+        const months = (day.getUTCFullYear() - start.getUTCFullYear()) * 12 + (day.getUTCMonth() - start.getUTCMonth());
         if (months % interval !== 0) return false;
         if (weeks.length === 0) return day.getUTCDate() === start.getUTCDate();
         const nth = Math.ceil(day.getUTCDate() / 7);
@@ -373,11 +372,7 @@ const scheduleArb: fc.Arbitrary<JobSchedule> = fc
       'flexible',
       null,
     ),
-    recurring_interval: fc.oneof(
-      fc.constant(null),
-      fc.integer({ min: 1, max: 4 }),
-      fc.integer({ min: 1, max: 365 }),
-    ),
+    recurring_interval: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 365 })),
     // Not required unique by the API reference (only "max 7 values"), so repeats are generated too.
     selected_days_of_week: fc.oneof(selectionArb(weekdayArb, 7), fc.array(weekdayArb, { maxLength: 7 })),
     week_of_month: nullOr(weekOfMonthArb, 3),

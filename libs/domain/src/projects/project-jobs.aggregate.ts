@@ -10,7 +10,10 @@ import { Decider, DomainEvent, jsonSnapshot } from '../shared/decider';
  */
 export const projectJobsStream = (projectId: string) => `project-jobs-${projectId}`;
 
-export type ProjectJobAdded = DomainEvent<'project.job_added', { workspace_id: string; project_id: string; job_id: string }>;
+export type ProjectJobAdded = DomainEvent<
+  'project.job_added',
+  { workspace_id: string; project_id: string; job_id: string }
+>;
 export type ProjectJobsEvent = ProjectJobAdded;
 
 export interface ProjectJobsState {

@@ -49,48 +49,79 @@ describe('Project aggregate', () => {
     });
 
     it('needs a reason for status other, and an end after the start', () => {
-      given().when({ ...create, status: 'other' }).thenFails('other_status_reason is required when status is "other"');
-      given().when({ ...create, endDate: '2026-03-01' }).thenFails(END_DATE_AFTER_START);
-      given().when({ ...create, endDate: '2026-02-28' }).thenFails(END_DATE_AFTER_START);
+      given()
+        .when({ ...create, status: 'other' })
+        .thenFails('other_status_reason is required when status is "other"');
+      given()
+        .when({ ...create, endDate: '2026-03-01' })
+        .thenFails(END_DATE_AFTER_START);
+      given()
+        .when({ ...create, endDate: '2026-02-28' })
+        .thenFails(END_DATE_AFTER_START);
     });
 
     it('keeps the reason for status other', () => {
       given()
         .when({ ...create, status: 'other', otherStatusReason: 'Client request' })
-        .then([{ ...created, data: { ...created.data, status: 'other', other_status_reason: 'Client request' } } as ProjectEvent]);
+        .then([
+          {
+            ...created,
+            data: { ...created.data, status: 'other', other_status_reason: 'Client request' },
+          } as ProjectEvent,
+        ]);
     });
   });
 
   describe('update', () => {
     it('records only the supplied fields that change', () => {
-      given(created).when(update({ name: 'Renamed', description: 'Quarterly' })).then([updated({ name: 'Renamed' })]);
-      given(created).when(update({ name: 'Bridge survey' })).thenNothing();
+      given(created)
+        .when(update({ name: 'Renamed', description: 'Quarterly' }))
+        .then([updated({ name: 'Renamed' })]);
+      given(created)
+        .when(update({ name: 'Bridge survey' }))
+        .thenNothing();
     });
 
     it('clears nullable fields with null', () => {
-      given(created).when(update({ end_date: null, external_id: null })).then([updated({ end_date: null })]);
+      given(created)
+        .when(update({ end_date: null, external_id: null }))
+        .then([updated({ end_date: null })]);
     });
 
     it('checks the dates against the stored ones when only one changes', () => {
-      given(created).when(update({ start_date: '2026-04-01' })).thenFails(END_DATE_AFTER_START);
-      given(created).when(update({ end_date: '2026-02-01' })).thenFails(END_DATE_AFTER_START);
-      given(created).when(update({ start_date: '2026-05-01', end_date: null })).then([updated({ start_date: '2026-05-01', end_date: null })]);
+      given(created)
+        .when(update({ start_date: '2026-04-01' }))
+        .thenFails(END_DATE_AFTER_START);
+      given(created)
+        .when(update({ end_date: '2026-02-01' }))
+        .thenFails(END_DATE_AFTER_START);
+      given(created)
+        .when(update({ start_date: '2026-05-01', end_date: null }))
+        .then([updated({ start_date: '2026-05-01', end_date: null })]);
     });
 
     it('needs a reason in the same request for status other; leaving other clears the reason', () => {
-      given(created).when(update({ status: 'other' })).thenFails('other_status_reason is required when status is "other"');
+      given(created)
+        .when(update({ status: 'other' }))
+        .thenFails('other_status_reason is required when status is "other"');
       given(created)
         .when(update({ status: 'other', other_status_reason: 'Permit pending' }))
         .then([updated({ status: 'other', other_status_reason: 'Permit pending' })]);
       const inOther = updated({ status: 'other', other_status_reason: 'Permit pending' });
-      given(created, inOther).when(update({ status: 'planned' })).then([updated({ status: 'planned', other_status_reason: null })]);
+      given(created, inOther)
+        .when(update({ status: 'planned' }))
+        .then([updated({ status: 'planned', other_status_reason: null })]);
     });
   });
 
   describe('archive', () => {
     it('records a change of the flag, and nothing when it is already so', () => {
-      given(created).when({ type: 'ArchiveProject', archived: true, now: 20 }).then([updated({ archived: true })]);
-      given(created, updated({ archived: true })).when({ type: 'ArchiveProject', archived: true, now: 30 }).thenNothing();
+      given(created)
+        .when({ type: 'ArchiveProject', archived: true, now: 20 })
+        .then([updated({ archived: true })]);
+      given(created, updated({ archived: true }))
+        .when({ type: 'ArchiveProject', archived: true, now: 30 })
+        .thenNothing();
       given(created, updated({ archived: true }))
         .when({ type: 'ArchiveProject', archived: false, now: 20 })
         .then([updated({ archived: false })]);
@@ -103,7 +134,9 @@ describe('Project aggregate', () => {
     it('deletes a live project; afterwards it is not found', () => {
       given(created).when({ type: 'DeleteProject', now: 20 }).then([deleted]);
       given(created, deleted).when({ type: 'DeleteProject', now: 30 }).thenFails(PROJECT_NOT_FOUND);
-      given(created, deleted).when(update({ name: 'x' })).thenFails(PROJECT_NOT_FOUND);
+      given(created, deleted)
+        .when(update({ name: 'x' }))
+        .thenFails(PROJECT_NOT_FOUND);
       given().when({ type: 'ArchiveProject', archived: true, now: 1 }).thenFails(PROJECT_NOT_FOUND);
     });
   });

@@ -63,7 +63,12 @@ function assertDates(start: string, end: string | null) {
 function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
   if (command.type === 'AbandonProjectCreation') {
     if (state.status !== 'absent') return []; // it was created after all, or already abandoned
-    return [{ type: 'project.creation_abandoned', data: { id: command.id, workspace_id: command.workspaceId, abandoned: command.now } }];
+    return [
+      {
+        type: 'project.creation_abandoned',
+        data: { id: command.id, workspace_id: command.workspaceId, abandoned: command.now },
+      },
+    ];
   }
   if (command.type === 'CreateProject') {
     if (state.status === 'abandoned') throw conflict(PROJECT_CREATION_ABANDONED);
@@ -100,7 +105,10 @@ function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
       if (requested.status === 'other' && !requested.other_status_reason) {
         throw validationError(OTHER_STATUS_REASON_REQUIRED);
       }
-      assertDates(requested.start_date ?? fields.start_date, requested.end_date === undefined ? fields.end_date : requested.end_date);
+      assertDates(
+        requested.start_date ?? fields.start_date,
+        requested.end_date === undefined ? fields.end_date : requested.end_date,
+      );
       const changes: ProjectChanges = {};
       for (const [key, value] of Object.entries(requested) as [keyof ProjectChanges, unknown][]) {
         if (value === undefined || key === 'other_status_reason') continue;
@@ -116,7 +124,9 @@ function decide(command: ProjectCommand, state: ProjectState): ProjectEvent[] {
     }
     case 'ArchiveProject':
       if (fields.archived === command.archived) return [];
-      return [{ type: 'project.updated', data: { ...base, changes: { archived: command.archived }, updated: command.now } }];
+      return [
+        { type: 'project.updated', data: { ...base, changes: { archived: command.archived }, updated: command.now } },
+      ];
     case 'DeleteProject':
       return [{ type: 'project.deleted', data: { ...base, deleted: command.now } }];
   }
@@ -148,13 +158,21 @@ function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
     }
     case 'project.updated':
       if (state.status !== 'live') return state;
-      return { ...state, fields: { ...state.fields, ...event.data.changes, updated: event.data.updated } as ProjectFields };
+      return {
+        ...state,
+        fields: { ...state.fields, ...event.data.changes, updated: event.data.updated } as ProjectFields,
+      };
     case 'project.deleted':
       if (state.status === 'absent' || state.status === 'abandoned') return state;
       return { status: 'deleted', id: state.id, workspaceId: state.workspaceId };
     case 'project.creation_abandoned':
       if (state.status !== 'absent') return state;
-      return { status: 'abandoned', id: event.data.id, workspaceId: event.data.workspace_id, abandonedAt: event.data.abandoned };
+      return {
+        status: 'abandoned',
+        id: event.data.id,
+        workspaceId: event.data.workspace_id,
+        abandonedAt: event.data.abandoned,
+      };
     default:
       return ignoreUnknownEvent(state, event);
   }

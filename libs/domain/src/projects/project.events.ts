@@ -43,6 +43,9 @@ export type ProjectDeleted = DomainEvent<'project.deleted', { id: string; worksp
  * without multi-stream transactions), and the slot reconciler gave up on it: a tombstone, so a
  * create arriving late for this id fails, and the slot can be released.
  */
-export type ProjectCreationAbandoned = DomainEvent<'project.creation_abandoned', { id: string; workspace_id: string; abandoned: number }>;
+export type ProjectCreationAbandoned = DomainEvent<
+  'project.creation_abandoned',
+  { id: string; workspace_id: string; abandoned: number }
+>;
 
 export type ProjectEvent = ProjectCreated | ProjectUpdated | ProjectDeleted | ProjectCreationAbandoned;

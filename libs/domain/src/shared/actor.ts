@@ -1,7 +1,6 @@
 /** Who caused a change: an API key of the workspace, or the operator (admin API / CLI). */
 export type Actor =
-  | { readonly type: 'api_key'; readonly id: string; readonly name: string }
-  | { readonly type: 'operator' };
+  { readonly type: 'api_key'; readonly id: string; readonly name: string } | { readonly type: 'operator' };
 
 export const OPERATOR: Actor = { type: 'operator' };
 

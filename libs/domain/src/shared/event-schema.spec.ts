@@ -20,10 +20,20 @@ describe('EventSchemaRegistry', () => {
 
   it('chains the upcasters from the recorded version to the current one', () => {
     const v1 = { id: 'e1', type: 'thing.renamed', schemaVersion: 1, data: { name: 'A' }, position: 7 };
-    expect(registry.upcast(v1)).toEqual({ id: 'e1', type: 'thing.renamed', schemaVersion: 3, data: { title: 'A', locale: 'en' }, position: 7 });
+    expect(registry.upcast(v1)).toEqual({
+      id: 'e1',
+      type: 'thing.renamed',
+      schemaVersion: 3,
+      data: { title: 'A', locale: 'en' },
+      position: 7,
+    });
     expect(v1.data).toEqual({ name: 'A' }); // the recorded event is not touched
     const v2 = { type: 'thing.renamed', schemaVersion: 2, data: { title: 'B' } };
-    expect(registry.upcast(v2)).toEqual({ type: 'thing.renamed', schemaVersion: 3, data: { title: 'B', locale: 'en' } });
+    expect(registry.upcast(v2)).toEqual({
+      type: 'thing.renamed',
+      schemaVersion: 3,
+      data: { title: 'B', locale: 'en' },
+    });
   });
 
   it('passes current, newer and unknown events through as the same object', () => {
@@ -50,7 +60,9 @@ describe('EventSchemaRegistry', () => {
   });
 
   it('refuses a schema whose chain has a gap or whose version is not a positive integer', () => {
-    expect(() => new EventSchemaRegistry({ 'a.b': { version: 3, upcasters: { 1: (d) => d } } })).toThrow('Event a.b: no upcaster from version 2');
+    expect(() => new EventSchemaRegistry({ 'a.b': { version: 3, upcasters: { 1: (d) => d } } })).toThrow(
+      'Event a.b: no upcaster from version 2',
+    );
     expect(() => new EventSchemaRegistry({ 'a.b': { version: 2 } })).toThrow('Event a.b: no upcaster from version 1');
     expect(() => new EventSchemaRegistry({ 'a.b': { version: 0 } })).toThrow('version must be an integer >= 1');
   });

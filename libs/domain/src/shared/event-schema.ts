@@ -34,9 +34,11 @@ export interface VersionedEvent {
 export class EventSchemaRegistry {
   constructor(private readonly schemas: EventSchemas) {
     for (const [type, schema] of Object.entries(schemas)) {
-      if (!Number.isInteger(schema.version) || schema.version < 1) throw new Error(`Event ${type}: version must be an integer >= 1`);
+      if (!Number.isInteger(schema.version) || schema.version < 1)
+        throw new Error(`Event ${type}: version must be an integer >= 1`);
       for (let from = 1; from < schema.version; from++) {
-        if (typeof schema.upcasters?.[from] !== 'function') throw new Error(`Event ${type}: no upcaster from version ${from}`);
+        if (typeof schema.upcasters?.[from] !== 'function')
+          throw new Error(`Event ${type}: no upcaster from version ${from}`);
       }
     }
   }

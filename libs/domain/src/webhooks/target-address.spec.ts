@@ -42,15 +42,31 @@ describe('webhook target address policy', () => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::'])(
-    'accepts the public address %s',
-    (address) => {
-      expect(classifyAddress(address)).toBe('public');
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::',
+  ])('accepts the public address %s', (address) => {
+    expect(classifyAddress(address)).toBe('public');
+  });
 
   it('treats what is not an address literal as invalid', () => {
-    for (const text of ['example.com', '1.2.3', '1.2.3.256', '01.2.3.4', '1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', ':::', '']) {
+    for (const text of [
+      'example.com',
+      '1.2.3',
+      '1.2.3.256',
+      '01.2.3.4',
+      '1::2::3',
+      '12345::',
+      '1:2:3:4:5:6:7:8:9',
+      ':::',
+      '',
+    ]) {
       expect(classifyAddress(text)).toBe('invalid');
     }
   });

@@ -51,8 +51,8 @@ function v4(a: number, b: number, c: number, d: number): number {
 
 function inRange4(address: number, base: number, prefix: number): boolean {
   if (prefix === 0) return true;
-  const mask = prefix === 32 ? 0xffffffff : (~((1 << (32 - prefix)) - 1)) >>> 0;
-  return ((address & mask) >>> 0) === ((base & mask) >>> 0);
+  const mask = prefix === 32 ? 0xffffffff : ~((1 << (32 - prefix)) - 1) >>> 0;
+  return (address & mask) >>> 0 === (base & mask) >>> 0;
 }
 
 /** Strict dotted-decimal IPv4 (what URL parsing and DNS produce); anything else is not IPv4. */

@@ -178,7 +178,9 @@ export function normaliseEventTypes(types: readonly unknown[], emptyMessage: str
 
 /** The sealed secrets that sign a delivery made at `now`: the current one, and the previous during the overlap. */
 export function signingSecrets(secrets: WebhookSecrets, now: number): SealedSecret[] {
-  return secrets.previous && secrets.previous.expiresAt > now ? [secrets.current, secrets.previous.sealed] : [secrets.current];
+  return secrets.previous && secrets.previous.expiresAt > now
+    ? [secrets.current, secrets.previous.sealed]
+    : [secrets.current];
 }
 
 function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
@@ -228,7 +230,8 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
         if (types.join() !== fields.event_types.join()) changes.event_types = types;
       }
       if (requested.status !== undefined) {
-        if (!(WEBHOOK_STATUSES as readonly string[]).includes(requested.status)) throw validationError(WEBHOOK_MESSAGES.status);
+        if (!(WEBHOOK_STATUSES as readonly string[]).includes(requested.status))
+          throw validationError(WEBHOOK_MESSAGES.status);
         if (requested.status !== fields.status) changes.status = requested.status;
         // Spec 3.3: setting `active` resets the count, whatever the status was. A re-activation
         // is always a reset (the count that paused it may have moved since, in the delivery store).
@@ -243,13 +246,21 @@ function decide(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
       return [
         {
           type: 'webhook.secret_rotated',
-          data: { ...base, sealed_secret: command.sealedSecret, previous_expires_at: command.now + command.overlapMs, updated: command.now },
+          data: {
+            ...base,
+            sealed_secret: command.sealedSecret,
+            previous_expires_at: command.now + command.overlapMs,
+            updated: command.now,
+          },
         },
       ];
     case 'AutoPauseWebhook':
       if (fields.status !== 'active') return []; // paused already (by another process, or by hand)
       return [
-        { type: 'webhook.auto_paused', data: { ...base, reason: command.reason, failure_count: command.failureCount, updated: command.now } },
+        {
+          type: 'webhook.auto_paused',
+          data: { ...base, reason: command.reason, failure_count: command.failureCount, updated: command.now },
+        },
       ];
     case 'DeleteWebhook':
       return [{ type: 'webhook.deleted', data: { ...base, deleted: command.now } }];
@@ -297,7 +308,10 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
       return {
         ...state,
         fields: { ...state.fields, updated: event.data.updated },
-        secrets: { current: event.data.sealed_secret, previous: { sealed: state.secrets.current, expiresAt: event.data.previous_expires_at } },
+        secrets: {
+          current: event.data.sealed_secret,
+          previous: { sealed: state.secrets.current, expiresAt: event.data.previous_expires_at },
+        },
       };
     // Older histories: attempts recorded on the stream (no longer written). Still folded, so the
     // stream's values stay what they were; the delivery store holds the live telemetry.
@@ -314,10 +328,22 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
     case 'webhook.deliveries_attempted':
       return {
         ...state,
-        fields: { ...state.fields, failure_count: event.data.failure_count, last_triggered_at: event.data.last_triggered_at },
+        fields: {
+          ...state.fields,
+          failure_count: event.data.failure_count,
+          last_triggered_at: event.data.last_triggered_at,
+        },
       };
     case 'webhook.auto_paused':
-      return { ...state, fields: { ...state.fields, status: 'paused', failure_count: event.data.failure_count, updated: event.data.updated } };
+      return {
+        ...state,
+        fields: {
+          ...state.fields,
+          status: 'paused',
+          failure_count: event.data.failure_count,
+          updated: event.data.updated,
+        },
+      };
     default:
       return ignoreUnknownEvent(state, event);
   }

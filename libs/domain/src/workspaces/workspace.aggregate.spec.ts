@@ -25,7 +25,9 @@ describe('Workspace aggregate', () => {
 
   it('refuses commands on a workspace that does not exist', () => {
     given().when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenFails('Workspace not found');
-    given().when({ type: 'CreateApiKey', keyId: 'k', name: 'n', scope: 'read_only', keyHash: 'h', now: 1 }).thenFails('Workspace not found');
+    given()
+      .when({ type: 'CreateApiKey', keyId: 'k', name: 'n', scope: 'read_only', keyHash: 'h', now: 1 })
+      .thenFails('Workspace not found');
   });
 
   it('records only the fields an update really changes', () => {
@@ -37,7 +39,9 @@ describe('Workspace aggregate', () => {
 
   describe('project slots enforce the plan limit', () => {
     it('reserves while under the limit', () => {
-      given(created(2), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p2' }).then([reserved('p2')]);
+      given(created(2), reserved('p1'))
+        .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
+        .then([reserved('p2')]);
     });
 
     it('refuses at the limit with a limit_reached error', () => {
@@ -55,14 +59,22 @@ describe('Workspace aggregate', () => {
     });
 
     it('frees a slot when a project is released, and never limits an unlimited workspace', () => {
-      given(created(1), reserved('p1'), { type: 'workspace.project_slot_released', data: { workspace_id: 'ws1', project_id: 'p1' } })
+      given(created(1), reserved('p1'), {
+        type: 'workspace.project_slot_released',
+        data: { workspace_id: 'ws1', project_id: 'p1' },
+      })
         .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
         .then([reserved('p2')]);
-      given(created(null), reserved('a'), reserved('b'), reserved('c')).when({ type: 'ReserveProjectSlot', projectId: 'd' }).then([reserved('d')]);
+      given(created(null), reserved('a'), reserved('b'), reserved('c'))
+        .when({ type: 'ReserveProjectSlot', projectId: 'd' })
+        .then([reserved('d')]);
     });
 
     it('a lowered limit applies to the next reservation', () => {
-      given(created(5), reserved('p1'), { type: 'workspace.updated', data: { id: 'ws1', changes: { project_limit: 1 }, updated: 2 } })
+      given(created(5), reserved('p1'), {
+        type: 'workspace.updated',
+        data: { id: 'ws1', changes: { project_limit: 1 }, updated: 2 },
+      })
         .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
         .thenFails(PROJECT_LIMIT_REACHED);
     });
@@ -72,7 +84,10 @@ describe('Workspace aggregate', () => {
     });
 
     it('round-trips its state through a snapshot', () => {
-      const state = [created(3), reserved('p1'), reserved('p2')].reduce(workspaceDecider.evolve, workspaceDecider.initialState());
+      const state = [created(3), reserved('p1'), reserved('p2')].reduce(
+        workspaceDecider.evolve,
+        workspaceDecider.initialState(),
+      );
       const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
       expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(state))))).toEqual(state);
       expect(state.projectSlots).toBe(2);
@@ -95,7 +110,10 @@ describe('Workspace aggregate', () => {
       given(created(), keyCreated)
         .when({ type: 'DeactivateApiKey', keyId: 'k1', now: 4 })
         .then([{ type: 'workspace.api_key_deactivated', data: { workspace_id: 'ws1', key_id: 'k1', deactivated: 4 } }]);
-      given(created(), keyCreated, { type: 'workspace.api_key_deactivated', data: { workspace_id: 'ws1', key_id: 'k1', deactivated: 4 } })
+      given(created(), keyCreated, {
+        type: 'workspace.api_key_deactivated',
+        data: { workspace_id: 'ws1', key_id: 'k1', deactivated: 4 },
+      })
         .when({ type: 'DeactivateApiKey', keyId: 'k1', now: 5 })
         .thenNothing();
       given(created()).when({ type: 'DeactivateApiKey', keyId: 'nope', now: 4 }).thenFails('API key not found');
@@ -132,17 +150,25 @@ describe('Workspace aggregate', () => {
     });
 
     it('records only sealed personal data and a keyed email hash', () => {
-      given(created()).when(add('u1', 'h1')).then([added('u1', 'h1')]);
+      given(created())
+        .when(add('u1', 'h1'))
+        .then([added('u1', 'h1')]);
     });
 
     it('keeps emails unique by their hash, until the holder is erased', () => {
       given(created(), added('u1', 'h1')).when(add('u2', 'h1')).thenFails('A member with this email already exists');
-      given(created(), added('u1', 'h1'), erased('u1')).when(add('u2', 'h1')).then([added('u2', 'h1')]);
+      given(created(), added('u1', 'h1'), erased('u1'))
+        .when(add('u2', 'h1'))
+        .then([added('u2', 'h1')]);
     });
 
     it('erases once; an unknown member is not found', () => {
-      given(created(), added('u1', 'h1')).when({ type: 'EraseMember', memberId: 'u1', now: 3 }).then([erased('u1')]);
-      given(created(), added('u1', 'h1'), erased('u1')).when({ type: 'EraseMember', memberId: 'u1', now: 4 }).thenNothing();
+      given(created(), added('u1', 'h1'))
+        .when({ type: 'EraseMember', memberId: 'u1', now: 3 })
+        .then([erased('u1')]);
+      given(created(), added('u1', 'h1'), erased('u1'))
+        .when({ type: 'EraseMember', memberId: 'u1', now: 4 })
+        .thenNothing();
       given(created()).when({ type: 'EraseMember', memberId: 'nobody', now: 3 }).thenFails('User not found');
     });
   });

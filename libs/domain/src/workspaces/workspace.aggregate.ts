@@ -1,12 +1,7 @@
 import { Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
-import {
-  ApiKeyScope,
-  MemberRole,
-  Plan,
-  WorkspaceEvent,
-} from './workspace.events';
+import { ApiKeyScope, MemberRole, Plan, WorkspaceEvent } from './workspace.events';
 
 export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;
 
@@ -64,7 +59,13 @@ const initialState = (): WorkspaceState => ({
 function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
   switch (event.type) {
     case 'workspace.created':
-      return { ...state, exists: true, id: event.data.id, plan: event.data.plan, projectLimit: event.data.project_limit };
+      return {
+        ...state,
+        exists: true,
+        id: event.data.id,
+        plan: event.data.plan,
+        projectLimit: event.data.project_limit,
+      };
     case 'workspace.updated': {
       const { plan, project_limit } = event.data.changes;
       return {
@@ -76,7 +77,10 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
     case 'workspace.member_added':
       return {
         ...state,
-        members: new Map(state.members).set(event.data.member_id, { emailHash: event.data.email_hash, role: event.data.role }),
+        members: new Map(state.members).set(event.data.member_id, {
+          emailHash: event.data.email_hash,
+          role: event.data.role,
+        }),
       };
     case 'workspace.member_erased': {
       const member = state.members.get(event.data.member_id);
@@ -155,7 +159,12 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       const member = state.members.get(command.memberId);
       if (!member) throw notFound(USER_NOT_FOUND);
       if (member.emailHash === null) return [];
-      return [{ type: 'workspace.member_erased', data: { workspace_id: workspaceId, member_id: command.memberId, erased: command.now } }];
+      return [
+        {
+          type: 'workspace.member_erased',
+          data: { workspace_id: workspaceId, member_id: command.memberId, erased: command.now },
+        },
+      ];
     }
     case 'CreateApiKey':
       return [
@@ -176,7 +185,10 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       if (!key) throw notFound('API key not found');
       if (!key.active) return [];
       return [
-        { type: 'workspace.api_key_deactivated', data: { workspace_id: workspaceId, key_id: command.keyId, deactivated: command.now } },
+        {
+          type: 'workspace.api_key_deactivated',
+          data: { workspace_id: workspaceId, key_id: command.keyId, deactivated: command.now },
+        },
       ];
     }
     // Exactly once per project: the caller appends these with the project's own creation or
@@ -185,11 +197,15 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       if (state.projectLimit !== null && state.projectSlots >= state.projectLimit) {
         throw limitReached(PROJECT_LIMIT_REACHED);
       }
-      return [{ type: 'workspace.project_slot_reserved', data: { workspace_id: workspaceId, project_id: command.projectId } }];
+      return [
+        { type: 'workspace.project_slot_reserved', data: { workspace_id: workspaceId, project_id: command.projectId } },
+      ];
     }
     case 'ReleaseProjectSlot':
       if (state.projectSlots === 0) return [];
-      return [{ type: 'workspace.project_slot_released', data: { workspace_id: workspaceId, project_id: command.projectId } }];
+      return [
+        { type: 'workspace.project_slot_released', data: { workspace_id: workspaceId, project_id: command.projectId } },
+      ];
   }
 }
 

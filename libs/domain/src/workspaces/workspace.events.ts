@@ -44,7 +44,10 @@ export type MemberAdded = DomainEvent<
   }
 >;
 /** The member's key was destroyed: their personal data is unreadable everywhere from now on. */
-export type MemberErased = DomainEvent<'workspace.member_erased', { workspace_id: string; member_id: string; erased: number }>;
+export type MemberErased = DomainEvent<
+  'workspace.member_erased',
+  { workspace_id: string; member_id: string; erased: number }
+>;
 /** Only the SHA-256 of the key is ever recorded; the key itself is shown once and forgotten. */
 export type ApiKeyCreated = DomainEvent<
   'workspace.api_key_created',
@@ -58,8 +61,14 @@ export type ApiKeyDeactivated = DomainEvent<
  * Project slots make the plan's project limit an invariant of the workspace stream: two
  * concurrent creates race on one stream revision, so the limit can never be overshot.
  */
-export type ProjectSlotReserved = DomainEvent<'workspace.project_slot_reserved', { workspace_id: string; project_id: string }>;
-export type ProjectSlotReleased = DomainEvent<'workspace.project_slot_released', { workspace_id: string; project_id: string }>;
+export type ProjectSlotReserved = DomainEvent<
+  'workspace.project_slot_reserved',
+  { workspace_id: string; project_id: string }
+>;
+export type ProjectSlotReleased = DomainEvent<
+  'workspace.project_slot_released',
+  { workspace_id: string; project_id: string }
+>;
 
 export type WorkspaceEvent =
   | WorkspaceCreated

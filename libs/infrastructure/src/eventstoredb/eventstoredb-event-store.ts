@@ -137,7 +137,10 @@ export class EventStoreDbEventStore implements EventStore {
     return results;
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamId: string,
+    options: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
     this.assertOpen();
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     const out: RecordedEvent[] = [];

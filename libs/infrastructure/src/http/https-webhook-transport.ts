@@ -47,7 +47,12 @@ export class HttpsWebhookTransport implements WebhookTransport {
   constructor(private readonly options: HttpsWebhookTransportOptions) {
     this.resolver = new CachedHostResolver(options.resolver ?? new DnsHostResolver(), options.resolveCacheMs ?? 1_000);
     this.keepBodyBytes = options.keepBodyBytes ?? 4096;
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSocketsPerHost ?? 32, scheduling: 'lifo', timeout: 30_000 });
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: options.maxSocketsPerHost ?? 32,
+      scheduling: 'lifo',
+      timeout: 30_000,
+    });
   }
 
   async send(request: WebhookRequest, signal?: AbortSignal): Promise<WebhookResponse> {
@@ -76,7 +81,8 @@ export class HttpsWebhookTransport implements WebhookTransport {
     if (!this.options.allowPrivateTargets) {
       for (const address of addresses) {
         const cls = classifyAddress(address);
-        if (cls !== 'public') return fail(`Refused: ${url.hostname} resolves to a ${cls.replace('_', '-')} address`, { blocked: true });
+        if (cls !== 'public')
+          return fail(`Refused: ${url.hostname} resolves to a ${cls.replace('_', '-')} address`, { blocked: true });
       }
     }
     const remaining = request.timeoutMs - elapsed();
@@ -111,7 +117,11 @@ export class HttpsWebhookTransport implements WebhookTransport {
         agent: this.agent,
         // SNI and the certificate check use the name; an address literal has no SNI.
         servername: byName ? url.hostname : undefined,
-        headers: { ...request.headers, host: url.host, 'content-length': String(Buffer.byteLength(request.body, 'utf8')) },
+        headers: {
+          ...request.headers,
+          host: url.host,
+          'content-length': String(Buffer.byteLength(request.body, 'utf8')),
+        },
       });
       const timer = setTimeout(() => {
         req.destroy();

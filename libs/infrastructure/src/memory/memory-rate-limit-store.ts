@@ -1,9 +1,4 @@
-import {
-  RateLimitDecision,
-  RateLimitPolicy,
-  RateLimitPolicyState,
-  RateLimitStore,
-} from '@app/application/ports';
+import { RateLimitDecision, RateLimitPolicy, RateLimitPolicyState, RateLimitStore } from '@app/application/ports';
 
 /** The buckets of one subject under one policy: a ring of `window / bucket + 1` slots. */
 interface Ring {
@@ -93,7 +88,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (!ring) {
       if (this.rings.size >= this.maxRings) this.makeRoom();
       const slots = policy.windowMs / policy.bucketMs + 1;
-      ring = { bucket: new Float64Array(slots).fill(-Infinity), count: new Uint32Array(slots), newest: -Infinity, expiresAt: 0 };
+      ring = {
+        bucket: new Float64Array(slots).fill(-Infinity),
+        count: new Uint32Array(slots),
+        newest: -Infinity,
+        expiresAt: 0,
+      };
       this.rings.set(key, ring);
     }
     return ring;

@@ -97,7 +97,15 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   async complete(scope: string, key: string, owner: string, response: StoredResponse): Promise<boolean> {
     const result = await this.records.updateOne(
       { _id: JSON.stringify([scope, key]), owner, state: 'in_progress' },
-      { $set: { state: 'completed', owner: null, status: response.status, headers: response.headers, body: response.body } },
+      {
+        $set: {
+          state: 'completed',
+          owner: null,
+          status: response.status,
+          headers: response.headers,
+          body: response.body,
+        },
+      },
     );
     return result.matchedCount === 1;
   }

@@ -83,7 +83,11 @@ export class MongoReadModelStore implements ReadModelStore {
    * Connects and checks the server. The database is `dbName`, else the one in the URL's path,
    * else `workspace_operations`.
    */
-  static async connect(url: string, dbName?: string, options: MongoReadModelStoreOptions = {}): Promise<MongoReadModelStore> {
+  static async connect(
+    url: string,
+    dbName?: string,
+    options: MongoReadModelStoreOptions = {},
+  ): Promise<MongoReadModelStore> {
     // ignoreUndefined: a field set to `undefined` is left out, as JSON.stringify does on SQLite.
     const client = new MongoClient(url, { ignoreUndefined: true });
     await client.connect();
@@ -136,16 +140,16 @@ export class MongoReadModelStore implements ReadModelStore {
   /** MongoDB stores BSON: the document read is serialised here. */
   async getJson(collection: string, id: string): Promise<StoredJson | null> {
     const found = await this.get(collection, id);
-    return found ? { id: found.id, workspaceId: found.workspaceId, version: found.version, json: JSON.stringify(found.doc) } : null;
+    return found
+      ? { id: found.id, workspaceId: found.workspaceId, version: found.version, json: JSON.stringify(found.doc) }
+      : null;
   }
 
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const target = this.collection(collection);
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
-    const rows = await target
-      .find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) })
-      .toArray();
+    const rows = await target.find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) }).toArray();
     return rows.map((row) => toStored<T>(row));
   }
 
@@ -241,10 +245,12 @@ export class MongoReadModelStore implements ReadModelStore {
       this.collections.delete(from);
       this.collections.add(to);
     }
-    await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite([
-      ...checkpointOps(checkpoints),
-      ...dropCheckpoints.map((name) => ({ deleteOne: { filter: { _id: name } } })),
-    ]);
+    await this.db
+      .collection<CheckpointRow>(CHECKPOINTS)
+      .bulkWrite([
+        ...checkpointOps(checkpoints),
+        ...dropCheckpoints.map((name) => ({ deleteOne: { filter: { _id: name } } })),
+      ]);
   }
 
   /**
@@ -341,7 +347,8 @@ function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperati
 }
 
 function deadLetterId(key: DeadLetterKey): string {
-  if (typeof key.position !== 'number' || !Number.isFinite(key.position)) throw new Error('Invalid dead-letter position');
+  if (typeof key.position !== 'number' || !Number.isFinite(key.position))
+    throw new Error('Invalid dead-letter position');
   return `${String(key.projection)}@${key.position}`;
 }
 
@@ -426,7 +433,8 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
     await db.createCollection(name);
   } catch (error) {
     // Another process created it between the check and here.
-    if (!(error instanceof MongoServerError && (error.code === 48 || error.codeName === 'NamespaceExists'))) throw error;
+    if (!(error instanceof MongoServerError && (error.code === 48 || error.codeName === 'NamespaceExists')))
+      throw error;
   }
 }
 

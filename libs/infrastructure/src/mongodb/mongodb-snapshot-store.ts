@@ -29,16 +29,30 @@ export class MongoSnapshotStore implements SnapshotStore {
   async get(streamId: string): Promise<Snapshot | null> {
     const row = await this.snapshots.findOne({ _id: { $eq: streamId } });
     if (!row) return null;
-    return { streamId, revision: row.revision, eventId: row.event_id, version: row.version, state: JSON.parse(row.state) };
+    return {
+      streamId,
+      revision: row.revision,
+      eventId: row.event_id,
+      version: row.version,
+      state: JSON.parse(row.state),
+    };
   }
 
   async put(snapshot: Snapshot): Promise<void> {
-    const row = { revision: snapshot.revision, event_id: snapshot.eventId, version: snapshot.version, state: JSON.stringify(snapshot.state) };
+    const row = {
+      revision: snapshot.revision,
+      event_id: snapshot.eventId,
+      version: snapshot.version,
+      state: JSON.stringify(snapshot.state),
+    };
     try {
       // Replaces an older snapshot (or one of another shape); when the stored one is newer the
       // filter matches nothing, the upsert tries to insert the same _id, and that duplicate is ignored.
       await this.snapshots.updateOne(
-        { _id: snapshot.streamId, $or: [{ revision: { $lt: snapshot.revision } }, { version: { $ne: snapshot.version } }] },
+        {
+          _id: snapshot.streamId,
+          $or: [{ revision: { $lt: snapshot.revision } }, { version: { $ne: snapshot.version } }],
+        },
         { $set: row },
         { upsert: true },
       );

@@ -41,11 +41,7 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
   }
 
   async destroy(subjectId: string): Promise<void> {
-    await this.keys.updateOne(
-      { _id: subjectId },
-      { $set: { key: null, destroyed_at: new Date() } },
-      { upsert: true },
-    );
+    await this.keys.updateOne({ _id: subjectId }, { $set: { key: null, destroyed_at: new Date() } }, { upsert: true });
   }
 
   /** Whether any subject ever had a key here (live or destroyed): a start-up check, not part of the port. */

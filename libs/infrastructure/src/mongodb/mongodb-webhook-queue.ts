@@ -170,7 +170,12 @@ export class MongoWebhookQueue implements WebhookQueue {
 
   async loadRoutes(): Promise<WebhookRoute[]> {
     const docs = await this.routes.find({}).toArray();
-    return docs.map((doc) => ({ webhookId: doc._id, workspaceId: doc.workspace_id, eventTypes: doc.event_types, active: doc.active }));
+    return docs.map((doc) => ({
+      webhookId: doc._id,
+      workspaceId: doc.workspace_id,
+      eventTypes: doc.event_types,
+      active: doc.active,
+    }));
   }
 
   async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
@@ -225,7 +230,11 @@ export class MongoWebhookQueue implements WebhookQueue {
           { ordered: false, session },
         );
       }
-      const moved = await this.fanout.updateOne({ _id: FANOUT, owner }, { $max: { position: batch.checkpoint } }, { session });
+      const moved = await this.fanout.updateOne(
+        { _id: FANOUT, owner },
+        { $max: { position: batch.checkpoint } },
+        { session },
+      );
       if (moved.matchedCount === 0) throw new FanoutLeaseLostError(owner);
     });
   }
@@ -271,7 +280,11 @@ export class MongoWebhookQueue implements WebhookQueue {
     return claimed;
   }
 
-  async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
+  async settle(
+    claim: { id: string; claimToken: string },
+    attempt: DeliveryAttempt | null,
+    settlement: Settlement,
+  ): Promise<boolean> {
     return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
   }
 
@@ -320,7 +333,11 @@ export class MongoWebhookQueue implements WebhookQueue {
    */
   private async applyDelta(delta: TelemetryDelta, session?: ClientSession): Promise<TelemetryChange> {
     const base = {
-      $cond: [{ $lt: [{ $ifNull: ['$reset_generation', -1] }, delta.resetGeneration] }, 0, { $ifNull: ['$failure_count', 0] }],
+      $cond: [
+        { $lt: [{ $ifNull: ['$reset_generation', -1] }, delta.resetGeneration] },
+        0,
+        { $ifNull: ['$failure_count', 0] },
+      ],
     };
     const doc = await this.telemetry.findOneAndUpdate(
       { _id: delta.webhookId },
@@ -328,9 +345,15 @@ export class MongoWebhookQueue implements WebhookQueue {
         { $set: { batch_base: base } },
         {
           $set: {
-            failure_count: delta.anySuccess ? { $literal: delta.trailingFailures } : { $add: ['$batch_base', delta.failures] },
+            failure_count: delta.anySuccess
+              ? { $literal: delta.trailingFailures }
+              : { $add: ['$batch_base', delta.failures] },
             last_response_status: {
-              $cond: [{ $gte: [delta.lastAttemptedAt, { $ifNull: ['$last_attempt_at', -1] }] }, { $literal: delta.lastResponseStatus }, '$last_response_status'],
+              $cond: [
+                { $gte: [delta.lastAttemptedAt, { $ifNull: ['$last_attempt_at', -1] }] },
+                { $literal: delta.lastResponseStatus },
+                '$last_response_status',
+              ],
             },
             last_attempt_at: { $max: ['$last_attempt_at', delta.lastAttemptedAt] },
             last_triggered_at: { $max: ['$last_triggered_at', delta.lastAttemptedAt] },
@@ -342,7 +365,11 @@ export class MongoWebhookQueue implements WebhookQueue {
       ],
       { upsert: true, returnDocument: 'after', session },
     );
-    return { webhookId: delta.webhookId, failureCountBefore: doc?.batch_base ?? 0, failureCount: doc?.failure_count ?? 0 };
+    return {
+      webhookId: delta.webhookId,
+      failureCountBefore: doc?.batch_base ?? 0,
+      failureCount: doc?.failure_count ?? 0,
+    };
   }
 
   /** Reset generation `generation`: the count becomes 0 only if an older generation was applied. */
@@ -370,14 +397,21 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async nextDueAt(): Promise<number | null> {
-    const doc = await this.deliveries.findOne({ status: 'pending' }, { sort: { next_attempt_at: 1 }, projection: { next_attempt_at: 1 } });
+    const doc = await this.deliveries.findOne(
+      { status: 'pending' },
+      { sort: { next_attempt_at: 1 }, projection: { next_attempt_at: 1 } },
+    );
     return doc ? doc.next_attempt_at : null;
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
     await this.inTransaction(async (session) => {
       await this.insertAttempts([attempt], session);
-      await this.telemetry.updateOne({ _id: attempt.webhookId }, { $max: { last_triggered_at: attempt.attemptedAt } }, { upsert: true, session });
+      await this.telemetry.updateOne(
+        { _id: attempt.webhookId },
+        { $max: { last_triggered_at: attempt.attemptedAt } },
+        { upsert: true, session },
+      );
     });
   }
 
@@ -456,7 +490,17 @@ export class MongoWebhookQueue implements WebhookQueue {
     // A pipeline update: the new round starts at the delivery's own attempt count.
     const result = await this.deliveries.updateMany(
       { webhook_id: { $eq: webhookId }, status: 'failed', created_at: { $gte: options.since, $lt: options.until } },
-      [{ $set: { status: 'pending', next_attempt_at: options.now, round_start: '$attempts', last_error: null, settled_at: null } }],
+      [
+        {
+          $set: {
+            status: 'pending',
+            next_attempt_at: options.now,
+            round_start: '$attempts',
+            last_error: null,
+            settled_at: null,
+          },
+        },
+      ],
     );
     return result.modifiedCount;
   }

@@ -49,7 +49,8 @@ function openWriter(file) {
     if (found.every((f) => f === undefined)) return null;
     const first = found[0];
     const contiguous =
-      first !== undefined && found.every((f, i) => f !== undefined && f.stream_id === streamId && f.revision === first.revision + i);
+      first !== undefined &&
+      found.every((f, i) => f !== undefined && f.stream_id === streamId && f.revision === first.revision + i);
     const sameStart =
       expected === 'any' ||
       (expected === 'no_stream' && first && first.revision === 0) ||
@@ -69,12 +70,21 @@ function openWriter(file) {
       (expected === 'no_stream' && current === 'no_stream') ||
       (typeof expected === 'number' && current === expected);
     if (!matches) return conflict(streamId, expected, current);
-    if (events.length === 0) return { ok: { nextRevision: last === null ? -1 : last, position: head.get().position || 0 } };
+    if (events.length === 0)
+      return { ok: { nextRevision: last === null ? -1 : last, position: head.get().position || 0 } };
     let revision = last === null ? -1 : last;
     let position = 0;
     for (const e of events) {
       revision += 1;
-      const info = insert.run(streamId, revision, e.id, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      const info = insert.run(
+        streamId,
+        revision,
+        e.id,
+        e.type,
+        e.schemaVersion,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+      );
       position = Number(info.lastInsertRowid);
     }
     return { ok: { nextRevision: revision, position } };

@@ -35,7 +35,13 @@ describe('the event store writer thread', () => {
   it('closes its database and exits by itself on close: no terminate()', async () => {
     const terminate = jest.spyOn(Worker.prototype, 'terminate');
     const store = new SqliteEventStore(join(dir, 'events.db'));
-    const event: NewEvent = { id: 'e-1', type: 'test.happened', schemaVersion: 1, data: {}, metadata: {} as NewEvent['metadata'] };
+    const event: NewEvent = {
+      id: 'e-1',
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: {},
+      metadata: {} as NewEvent['metadata'],
+    };
     await store.appendToStream('s-1', [event], { expectedRevision: 'no_stream' });
     await store.close();
     expect(terminate).not.toHaveBeenCalled();

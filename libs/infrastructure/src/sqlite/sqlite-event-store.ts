@@ -73,13 +73,16 @@ class WorkerWriter {
   private hasExited = false;
 
   constructor(file: string) {
-    this.worker = new Worker(join(__dirname, 'sqlite-append-writer.worker.js'), { workerData: { eventStoreFile: file } });
+    this.worker = new Worker(join(__dirname, 'sqlite-append-writer.worker.js'), {
+      workerData: { eventStoreFile: file },
+    });
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', () => {
         this.hasExited = true;
         // A write still waiting now never gets its answer: reject it rather than leave its
         // caller waiting forever (answers posted before the exit arrive before this event).
-        for (const waiter of this.waiting.values()) waiter.reject(this.failed ?? new Error('Event store writer thread exited'));
+        for (const waiter of this.waiting.values())
+          waiter.reject(this.failed ?? new Error('Event store writer thread exited'));
         this.waiting.clear();
         resolve();
       }),
@@ -119,7 +122,9 @@ class WorkerWriter {
     if (this.hasExited) return;
     this.worker.postMessage({ close: true });
     let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), WORKER_EXIT_GRACE_MS)));
+    const graceOver = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), WORKER_EXIT_GRACE_MS)),
+    );
     const outcome = await Promise.race([this.exited, graceOver]);
     clearTimeout(timer);
     if (outcome === 'timeout') await this.worker.terminate();
@@ -177,9 +182,15 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('busy_timeout = 5000');
     this.stmt = {
       readStream: this.db
-        .prepare<[string, number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`)
+        .prepare<[string, number, number], EventRow>(
+          `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+        )
         .raw(),
-      readAll: this.db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      readAll: this.db
+        .prepare<[number, number], EventRow>(
+          `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        )
+        .raw(),
       head: this.db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
     };
   }
@@ -221,14 +232,24 @@ export class SqliteEventStore implements EventStore {
       batch.forEach((group, i) => {
         const outcome = outcomes[i];
         if ('ok' in outcome) group.resolve(outcome.ok);
-        else group.reject(new WrongExpectedRevisionError(outcome.conflict.streamId, outcome.conflict.expected, outcome.conflict.actual));
+        else
+          group.reject(
+            new WrongExpectedRevisionError(
+              outcome.conflict.streamId,
+              outcome.conflict.expected,
+              outcome.conflict.actual,
+            ),
+          );
       });
       for (const listener of this.listeners) listener();
     }
     this.writing = false;
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamId: string,
+    options: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
     return this.stmt.readStream
       .all(streamId, options.fromRevision ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER)
       .map(toRecorded);

@@ -95,7 +95,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: string, key: string, owner: string, response: StoredResponse): Promise<boolean> {
-    const result = this.stmt.complete.run(response.status, JSON.stringify(response.headers), response.body, scope, key, owner);
+    const result = this.stmt.complete.run(
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+      scope,
+      key,
+      owner,
+    );
     return result.changes === 1;
   }
 

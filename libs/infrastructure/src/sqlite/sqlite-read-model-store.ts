@@ -110,7 +110,9 @@ export class SqliteReadModelStore implements ReadModelStore {
       (spec.indexes ?? []).forEach(assertName);
       const table = tableOf(spec.name);
       const fields = spec.indexes ?? [];
-      const generated = fields.map((f) => `, f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`).join('');
+      const generated = fields
+        .map((f) => `, f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`)
+        .join('');
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${table} (
           id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0,
@@ -118,9 +120,16 @@ export class SqliteReadModelStore implements ReadModelStore {
         );
       `);
       // A table from an older declaration gains the column as a virtual one (ALTER cannot add STORED).
-      const existing = new Set((this.db.prepare(`SELECT name FROM pragma_table_xinfo('${table}')`).all() as { name: string }[]).map((c) => c.name));
+      const existing = new Set(
+        (this.db.prepare(`SELECT name FROM pragma_table_xinfo('${table}')`).all() as { name: string }[]).map(
+          (c) => c.name,
+        ),
+      );
       for (const f of fields) {
-        if (!existing.has(`f_${f}`)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`);
+        if (!existing.has(`f_${f}`))
+          this.db.exec(
+            `ALTER TABLE ${table} ADD COLUMN f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`,
+          );
       }
       this.collections.set(spec.name, spec);
       if (options.bulkLoad) {
@@ -259,16 +268,28 @@ export class SqliteReadModelStore implements ReadModelStore {
   // transaction that reads first cannot wait for the write lock when it upgrades (SQLITE_BUSY at
   // once, "database is locked"); an immediate one waits for it under busy_timeout.
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
-    this.db.transaction(() => {
-      for (const op of ops) this.applyOne(op);
-      if (deadLetters) {
-        for (const d of deadLetters.park ?? []) {
-          this.parkDeadLetter.run(d.projection, d.position, d.eventId, d.streamId, d.eventType, d.error, d.firstFailedAt, d.lastFailedAt, d.attempts);
+    this.db
+      .transaction(() => {
+        for (const op of ops) this.applyOne(op);
+        if (deadLetters) {
+          for (const d of deadLetters.park ?? []) {
+            this.parkDeadLetter.run(
+              d.projection,
+              d.position,
+              d.eventId,
+              d.streamId,
+              d.eventType,
+              d.error,
+              d.firstFailedAt,
+              d.lastFailedAt,
+              d.attempts,
+            );
+          }
+          for (const key of deadLetters.remove ?? []) this.deleteDeadLetter.run(key.projection, key.position);
         }
-        for (const key of deadLetters.remove ?? []) this.deleteDeadLetter.run(key.projection, key.position);
-      }
-      for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
-    }).immediate();
+        for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
+      })
+      .immediate();
   }
 
   async listDeadLetters(projection?: string): Promise<DeadLetter[]> {
@@ -297,7 +318,13 @@ export class SqliteReadModelStore implements ReadModelStore {
   private applyOne(op: WriteOp): void {
     switch (op.op) {
       case 'put':
-        this.tableStatements(op.collection).put.run(op.id, op.workspaceId, op.seq, op.version ?? 0, JSON.stringify(op.doc));
+        this.tableStatements(op.collection).put.run(
+          op.id,
+          op.workspaceId,
+          op.seq,
+          op.version ?? 0,
+          JSON.stringify(op.doc),
+        );
         return;
       case 'merge':
         this.merge(op.collection, op.id, op.set, op.version);
@@ -343,7 +370,9 @@ export class SqliteReadModelStore implements ReadModelStore {
       let doc = 'doc';
       if (assigned.length > 0) doc = `json_set(${doc}${', ?, json(?)'.repeat(assigned.length / 2)})`;
       if (removed.length > 0) doc = `json_remove(${doc}${', ?'.repeat(removed.length)})`;
-      stmt = this.db.prepare(`UPDATE ${this.table(collection)} SET doc = ${doc}, version = coalesce(?, version) WHERE id = ?`);
+      stmt = this.db.prepare(
+        `UPDATE ${this.table(collection)} SET doc = ${doc}, version = coalesce(?, version) WHERE id = ?`,
+      );
       statements.merges.set(shape, stmt);
     }
     stmt.run(...assigned, ...removed, version ?? null, id);
@@ -369,7 +398,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     const table = this.table(collection);
     let after = '';
     for (;;) {
-      const rows = this.rawStatement(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id > ? ORDER BY id LIMIT 1000`).all(after) as DocRow[];
+      const rows = this.rawStatement(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id > ? ORDER BY id LIMIT 1000`).all(
+        after,
+      ) as DocRow[];
       if (rows.length === 0) return;
       for (const row of rows) yield toStored<T>(row);
       after = rows[rows.length - 1][0];
@@ -378,35 +409,40 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
     collections.forEach(assertName);
-    this.db.transaction(() => {
-      for (const collection of collections) {
-        this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
-        this.collections.delete(collection);
-        this.deferredIndexes.delete(collection);
-      }
-      for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const collection of collections) {
+          this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+          this.collections.delete(collection);
+          this.deferredIndexes.delete(collection);
+        }
+        for (const name of checkpointNames) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+      })
+      .immediate();
     this.forgetStatements();
   }
 
   async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
-    this.db.transaction(() => {
-      for (const { from, to } of pairs) {
-        const spec = this.collections.get(to) ?? this.collections.get(from);
-        if (!spec || !this.collections.has(from)) throw new Error(`Cannot swap ${from} into ${to}: unknown collection`);
-        this.db.exec(`DROP TABLE IF EXISTS ${tableOf(to)}`);
-        this.dropIndexes(tableOf(from), spec);
-        this.db.exec(`ALTER TABLE ${tableOf(from)} RENAME TO ${tableOf(to)}`);
-        // Built here in one pass each, also for a bulk-loaded collection that deferred them.
-        this.createIndexes(tableOf(to), spec);
-        this.collections.delete(from);
-        this.deferredIndexes.delete(from);
-        this.deferredIndexes.delete(to);
-        this.collections.set(to, { ...spec, name: to });
-      }
-      for (const [name, position] of Object.entries(checkpoints)) this.saveCheckpoint.run(name, position);
-      for (const name of dropCheckpoints) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const { from, to } of pairs) {
+          const spec = this.collections.get(to) ?? this.collections.get(from);
+          if (!spec || !this.collections.has(from))
+            throw new Error(`Cannot swap ${from} into ${to}: unknown collection`);
+          this.db.exec(`DROP TABLE IF EXISTS ${tableOf(to)}`);
+          this.dropIndexes(tableOf(from), spec);
+          this.db.exec(`ALTER TABLE ${tableOf(from)} RENAME TO ${tableOf(to)}`);
+          // Built here in one pass each, also for a bulk-loaded collection that deferred them.
+          this.createIndexes(tableOf(to), spec);
+          this.collections.delete(from);
+          this.deferredIndexes.delete(from);
+          this.deferredIndexes.delete(to);
+          this.collections.set(to, { ...spec, name: to });
+        }
+        for (const [name, position] of Object.entries(checkpoints)) this.saveCheckpoint.run(name, position);
+        for (const name of dropCheckpoints) this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+      })
+      .immediate();
     // Prepared statements name tables; after a rename they must be prepared again.
     this.forgetStatements();
   }

@@ -21,7 +21,9 @@ export class SqliteSnapshotStore implements SnapshotStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS snapshots (
       stream_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, event_id TEXT NOT NULL, version INTEGER NOT NULL, state TEXT NOT NULL
     )`);
-    this.select = this.db.prepare<[string], Row>('SELECT revision, event_id, version, state FROM snapshots WHERE stream_id = ?').raw();
+    this.select = this.db
+      .prepare<[string], Row>('SELECT revision, event_id, version, state FROM snapshots WHERE stream_id = ?')
+      .raw();
     this.upsert = this.db.prepare(
       `INSERT INTO snapshots (stream_id, revision, event_id, version, state) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision, event_id = excluded.event_id,
@@ -37,7 +39,13 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 
   async put(snapshot: Snapshot): Promise<void> {
-    this.upsert.run(snapshot.streamId, snapshot.revision, snapshot.eventId, snapshot.version, JSON.stringify(snapshot.state));
+    this.upsert.run(
+      snapshot.streamId,
+      snapshot.revision,
+      snapshot.eventId,
+      snapshot.version,
+      JSON.stringify(snapshot.state),
+    );
   }
 
   async close(): Promise<void> {

@@ -20,9 +20,13 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('secure_delete = ON');
-    this.db.exec('CREATE TABLE IF NOT EXISTS subject_keys (subject_id TEXT PRIMARY KEY, key BLOB, destroyed_at INTEGER)');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS subject_keys (subject_id TEXT PRIMARY KEY, key BLOB, destroyed_at INTEGER)',
+    );
     this.select = this.db.prepare('SELECT key FROM subject_keys WHERE subject_id = ?');
-    this.insert = this.db.prepare('INSERT INTO subject_keys (subject_id, key) VALUES (?, ?) ON CONFLICT (subject_id) DO NOTHING');
+    this.insert = this.db.prepare(
+      'INSERT INTO subject_keys (subject_id, key) VALUES (?, ?) ON CONFLICT (subject_id) DO NOTHING',
+    );
     this.wipe = this.db.prepare('UPDATE subject_keys SET key = NULL, destroyed_at = ? WHERE subject_id = ?');
     this.tombstone = this.db.prepare(
       'INSERT INTO subject_keys (subject_id, key, destroyed_at) VALUES (?, NULL, ?) ON CONFLICT (subject_id) DO NOTHING',

@@ -134,7 +134,9 @@ export class SqliteWebhookQueue implements WebhookQueue {
       takeFanout: db.prepare('UPDATE webhook_fanout SET owner = ?, lease_until = ? WHERE name = ?'),
       releaseFanout: db.prepare('UPDATE webhook_fanout SET lease_until = 0 WHERE name = ? AND owner = ?'),
       moveCheckpoint: db.prepare('UPDATE webhook_fanout SET position = max(position, ?) WHERE name = ?'),
-      routes: db.prepare<[], { webhook_id: string; workspace_id: string; event_types: string; active: number }>('SELECT * FROM webhook_routes'),
+      routes: db.prepare<[], { webhook_id: string; workspace_id: string; event_types: string; active: number }>(
+        'SELECT * FROM webhook_routes',
+      ),
       upsertRoute: db.prepare(
         `INSERT INTO webhook_routes (webhook_id, workspace_id, event_types, active) VALUES (?, ?, ?, ?)
          ON CONFLICT (webhook_id) DO UPDATE SET workspace_id = excluded.workspace_id,
@@ -185,7 +187,9 @@ export class SqliteWebhookQueue implements WebhookQueue {
          ON CONFLICT (webhook_id) DO UPDATE SET failure_count = 0, reset_generation = excluded.reset_generation
          WHERE reset_generation < excluded.reset_generation`,
       ),
-      telemetry: db.prepare<[string], TelemetryRow>('SELECT * FROM webhook_telemetry WHERE webhook_id IN (SELECT value FROM json_each(?))'),
+      telemetry: db.prepare<[string], TelemetryRow>(
+        'SELECT * FROM webhook_telemetry WHERE webhook_id IN (SELECT value FROM json_each(?))',
+      ),
       insertDelivery: db.prepare(
         `INSERT OR IGNORE INTO webhook_deliveries
            (id, webhook_id, workspace_id, event_id, event_type, payload, created_at, status, next_attempt_at)
@@ -228,7 +232,9 @@ export class SqliteWebhookQueue implements WebhookQueue {
         `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
            WHERE settled_at < ? AND status IN ('succeeded', 'failed') LIMIT ?)`,
       ),
-      pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)'),
+      pruneAttempts: db.prepare(
+        'DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)',
+      ),
     };
   }
 
@@ -274,7 +280,12 @@ export class SqliteWebhookQueue implements WebhookQueue {
       .transaction(() => {
         if (this.stmt.fanout.get(FANOUT)?.owner !== owner) throw new FanoutLeaseLostError(owner);
         for (const route of batch.upsertRoutes) {
-          this.stmt.upsertRoute.run(route.webhookId, route.workspaceId, JSON.stringify(route.eventTypes), route.active ? 1 : 0);
+          this.stmt.upsertRoute.run(
+            route.webhookId,
+            route.workspaceId,
+            JSON.stringify(route.eventTypes),
+            route.active ? 1 : 0,
+          );
         }
         for (const webhookId of batch.removeRoutes) {
           this.stmt.deleteRoute.run(webhookId);
@@ -309,7 +320,11 @@ export class SqliteWebhookQueue implements WebhookQueue {
     }));
   }
 
-  async settle(claim: { id: string; claimToken: string }, attempt: DeliveryAttempt | null, settlement: Settlement): Promise<boolean> {
+  async settle(
+    claim: { id: string; claimToken: string },
+    attempt: DeliveryAttempt | null,
+    settlement: Settlement,
+  ): Promise<boolean> {
     return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
   }
 
@@ -321,7 +336,9 @@ export class SqliteWebhookQueue implements WebhookQueue {
     if (requests.length === 0) return { settled: [], telemetry: [] };
     return this.db.transaction(() => {
       const settled = requests.map((request) => this.settleOne(request));
-      const attempted = requests.filter((request, i) => settled[i] && request.attempt) as (SettleRequest & { attempt: DeliveryAttempt })[];
+      const attempted = requests.filter((request, i) => settled[i] && request.attempt) as (SettleRequest & {
+        attempt: DeliveryAttempt;
+      })[];
       const telemetry: TelemetryChange[] = telemetryDeltas(attempted).map((delta) => {
         const row = this.stmt.settleTelemetry.get({
           webhookId: delta.webhookId,
@@ -392,21 +409,23 @@ export class SqliteWebhookQueue implements WebhookQueue {
   }
 
   async listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]> {
-    return this.stmt.attempts.all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit).map((row) => ({
-      seq: row.seq,
-      deliveryId: row.delivery_id,
-      webhookId: row.webhook_id,
-      workspaceId: row.workspace_id,
-      eventType: row.event_type,
-      attempt: row.attempt,
-      attemptedAt: row.attempted_at,
-      durationMs: row.duration_ms,
-      succeeded: row.succeeded === 1,
-      responseStatus: row.response_status,
-      responseBody: row.response_body,
-      error: row.error,
-      nextAttemptAt: row.next_attempt_at,
-    }));
+    return this.stmt.attempts
+      .all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit)
+      .map((row) => ({
+        seq: row.seq,
+        deliveryId: row.delivery_id,
+        webhookId: row.webhook_id,
+        workspaceId: row.workspace_id,
+        eventType: row.event_type,
+        attempt: row.attempt,
+        attemptedAt: row.attempted_at,
+        durationMs: row.duration_ms,
+        succeeded: row.succeeded === 1,
+        responseStatus: row.response_status,
+        responseBody: row.response_body,
+        error: row.error,
+        nextAttemptAt: row.next_attempt_at,
+      }));
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {
@@ -428,6 +447,4 @@ export class SqliteWebhookQueue implements WebhookQueue {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
-
 }
-

@@ -6,7 +6,10 @@ import { IsStringField, LengthBetween, RequiredString, WhenPresent } from '../..
 import { JOB_TYPE_FIELD } from '../../openapi/schemas/job-types.schema';
 
 const NotEmpty = (message: string) =>
-  ValidateBy({ name: 'notEmpty', validator: { validate: (v: unknown) => typeof v === 'string' && v.length > 0 } }, { message });
+  ValidateBy(
+    { name: 'notEmpty', validator: { validate: (v: unknown) => typeof v === 'string' && v.length > 0 } },
+    { message },
+  );
 
 /** POST /job-types (docs/api.md, Job types). */
 export class CreateJobTypeDto {
@@ -16,6 +19,11 @@ export class CreateJobTypeDto {
 
   /** Absent means the default icon; null is not an icon name, so it is refused like any non-string. */
   @ApiPropertyOptional(JOB_TYPE_FIELD.icon)
-  @applyDecorators(WhenPresent(), IsStringField('icon', M.iconString), NotEmpty(M.iconEmpty), LengthBetween(0, 20, M.iconLength))
+  @applyDecorators(
+    WhenPresent(),
+    IsStringField('icon', M.iconString),
+    NotEmpty(M.iconEmpty),
+    LengthBetween(0, 20, M.iconLength),
+  )
   icon?: string = undefined;
 }

@@ -44,19 +44,32 @@ export const JobRules = {
       ListOf({
         allows: (v) => (CAPTURE_TYPES as readonly unknown[]).includes(v),
         maxItems: JOB_LIMITS.captureTypes,
-        messages: { array: M.captureTypesArray, count: M.captureTypesCount, values: M.captureTypesValues, unique: M.captureTypesUnique },
+        messages: {
+          array: M.captureTypesArray,
+          count: M.captureTypesCount,
+          values: M.captureTypesValues,
+          unique: M.captureTypesUnique,
+        },
       }),
     ),
   recurringFrequency: () => applyDecorators(WhenSet(), OneOf(RECURRING_FREQUENCIES, M.recurringFrequency)),
   recurringInterval: () =>
-    applyDecorators(WhenSet(), IsIntegerInRange(JOB_LIMITS.recurringInterval.min, JOB_LIMITS.recurringInterval.max, M.recurringInterval)),
+    applyDecorators(
+      WhenSet(),
+      IsIntegerInRange(JOB_LIMITS.recurringInterval.min, JOB_LIMITS.recurringInterval.max, M.recurringInterval),
+    ),
   selectedDaysOfWeek: () =>
     applyDecorators(
       WhenSet(),
       ListOf({
         allows: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 6,
         maxItems: JOB_LIMITS.selectedDaysOfWeek,
-        messages: { array: M.selectedDaysArray, count: M.selectedDaysCount, values: M.selectedDaysValues, unique: M.selectedDaysUnique },
+        messages: {
+          array: M.selectedDaysArray,
+          count: M.selectedDaysCount,
+          values: M.selectedDaysValues,
+          unique: M.selectedDaysUnique,
+        },
       }),
     ),
   weekOfMonth: () => applyDecorators(WhenSet(), OneOf(WEEKS_OF_MONTH, M.weekOfMonth)),
@@ -66,13 +79,22 @@ export const JobRules = {
       ListOf({
         allows: (v) => (WEEKS_OF_MONTH as readonly unknown[]).includes(v),
         maxItems: JOB_LIMITS.weeksOfMonth,
-        messages: { array: M.weeksOfMonthArray, count: M.weeksOfMonthCount, values: M.weeksOfMonthValues, unique: M.weeksOfMonthUnique },
+        messages: {
+          array: M.weeksOfMonthArray,
+          count: M.weeksOfMonthCount,
+          values: M.weeksOfMonthValues,
+          unique: M.weeksOfMonthUnique,
+        },
       }),
     ),
   flightsPerOccurrence: () =>
     applyDecorators(
       WhenSet(),
-      IsIntegerInRange(JOB_LIMITS.flightsPerOccurrence.min, JOB_LIMITS.flightsPerOccurrence.max, M.flightsPerOccurrence),
+      IsIntegerInRange(
+        JOB_LIMITS.flightsPerOccurrence.min,
+        JOB_LIMITS.flightsPerOccurrence.max,
+        M.flightsPerOccurrence,
+      ),
     ),
 };
 

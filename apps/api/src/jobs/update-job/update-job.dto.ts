@@ -28,7 +28,11 @@ import { JobRules } from '../create-job/create-job.dto';
  */
 export class UpdateJobDto {
   @ApiPropertyOptional(F.name)
-  @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(JOB_LIMITS.name.min, JOB_LIMITS.name.max, M.nameLength))
+  @applyDecorators(
+    WhenPresent(),
+    IsStringField('name'),
+    LengthBetween(JOB_LIMITS.name.min, JOB_LIMITS.name.max, M.nameLength),
+  )
   name?: string = undefined;
 
   @ApiPropertyOptional(STATUS_FIELD)
@@ -68,7 +72,11 @@ export class UpdateJobDto {
   job_pattern?: JobPattern = undefined;
 
   @ApiPropertyOptional({ ...F.description, description: 'Send "" to empty it (null is refused)' })
-  @applyDecorators(WhenPresent(), IsStringField('description'), LengthBetween(0, JOB_LIMITS.description, M.descriptionLength))
+  @applyDecorators(
+    WhenPresent(),
+    IsStringField('description'),
+    LengthBetween(0, JOB_LIMITS.description, M.descriptionLength),
+  )
   description?: string = undefined;
 
   @ApiPropertyOptional({ ...F.inspection_notes, description: 'Send "" to empty it (null is refused)' })

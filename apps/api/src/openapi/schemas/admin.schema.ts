@@ -15,15 +15,33 @@ export const ADMIN_FIELD = {
     description: 'Maximum number of projects; null (or absent on create) = unlimited',
     example: 100,
   },
-  email: { type: String, format: 'email', minLength: 3, maxLength: 254, description: 'Unique in the workspace (case-insensitive)', example: 'pat@example.com' },
+  email: {
+    type: String,
+    format: 'email',
+    minLength: 3,
+    maxLength: 254,
+    description: 'Unique in the workspace (case-insensitive)',
+    example: 'pat@example.com',
+  },
   role: { enum: [...MEMBER_ROLES], enumName: 'MemberRole', example: 'pilot' },
   first_name: { type: String, maxLength: 100, nullable: true, example: 'Pat' },
   last_name: { type: String, maxLength: 100, nullable: true, example: 'Jensen' },
   title: { type: String, maxLength: 100, nullable: true, description: 'Job title', example: 'Senior pilot' },
   phone_number: { type: String, maxLength: 50, nullable: true, example: '+45 12 34 56 78' },
-  profile_picture: { type: String, format: 'uri', maxLength: 2048, nullable: true, description: 'An http(s) URL', example: 'https://cdn.example.com/avatars/pat.png' },
+  profile_picture: {
+    type: String,
+    format: 'uri',
+    maxLength: 2048,
+    nullable: true,
+    description: 'An http(s) URL',
+    example: 'https://cdn.example.com/avatars/pat.png',
+  },
   key_name: { type: String, minLength: 1, maxLength: 100, example: 'Ops bot' },
-  scope: { enum: [...API_KEY_SCOPES], description: '`read_only`: GET only; `full_access`: every method', example: 'full_access' },
+  scope: {
+    enum: [...API_KEY_SCOPES],
+    description: '`read_only`: GET only; `full_access`: every method',
+    example: 'full_access',
+  },
 } satisfies Record<string, ApiPropertyOptions>;
 
 @ApiSchema({ name: 'CreatedApiKey', description: 'The new API key: the full key is shown only in this response.' })

@@ -30,28 +30,48 @@ export const orNull = <T extends ApiPropertyOptions>(options: T): T => ({ ...opt
 
 /** A timestamp field: Unix time in milliseconds. */
 export const Millis = (description = 'Unix time in milliseconds', options: { nullable?: boolean } = {}) =>
-  ApiProperty({ type: 'integer', format: 'int64', minimum: 0, description, example: EXAMPLE.time, nullable: options.nullable });
+  ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description,
+    example: EXAMPLE.time,
+    nullable: options.nullable,
+  });
 
 /** `count` of a paginated list. */
 export const PageCount = () =>
-  ApiProperty({ type: 'integer', minimum: 0, maximum: PAGE_SIZE, description: `Number of items in this page (at most ${PAGE_SIZE})`, example: 1 });
+  ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: PAGE_SIZE,
+    description: `Number of items in this page (at most ${PAGE_SIZE})`,
+    example: 1,
+  });
 
 /** `cursor` of a paginated list. */
 export const NextCursor = () =>
   ApiProperty({
     type: String,
     nullable: true,
-    description: 'Opaque; pass it as the `cursor` query parameter to get the next page. `null` when there are no more results.',
+    description:
+      'Opaque; pass it as the `cursor` query parameter to get the next page. `null` when there are no more results.',
     example: null,
   });
 
 @ApiSchema({ name: 'Error', description: 'Every error except authentication failures.' })
 export class ErrorBody {
-  @ApiProperty({ description: 'What went wrong; validation failures name the field and the reason', example: 'name is required' })
+  @ApiProperty({
+    description: 'What went wrong; validation failures name the field and the reason',
+    example: 'name is required',
+  })
   message!: string;
 }
 
-@ApiSchema({ name: 'AuthError', description: 'Authentication and authorisation failures (HTTP 403): docs/api.md, Authentication.' })
+@ApiSchema({
+  name: 'AuthError',
+  description: 'Authentication and authorisation failures (HTTP 403): docs/api.md, Authentication.',
+})
 export class AuthErrorBody {
   @ApiProperty({ example: AUTH_FAILURES.invalid_api_key })
   message!: string;

@@ -26,13 +26,21 @@ export class HistoryEntrySchema implements HistoryEntry {
   @ApiProperty({ format: 'uuid', example: '6b1f3c2e-9a4d-4e8b-8c7a-2d5f0e9b1a3c' })
   event_id!: string;
 
-  @ApiProperty({ description: 'The event type, e.g. `project.created`, `project.updated`, `project.deleted`', example: 'project.updated' })
+  @ApiProperty({
+    description: 'The event type, e.g. `project.created`, `project.updated`, `project.deleted`',
+    example: 'project.updated',
+  })
   type!: string;
 
   @ApiProperty({ description: 'The stream of the aggregate', example: `project-${EXAMPLE.projectId}` })
   stream!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Position within the stream (0 = the first event)', example: 2 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Position within the stream (0 = the first event)',
+    example: 2,
+  })
   revision!: number;
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Position in the whole store', example: 1042 })
@@ -43,23 +51,35 @@ export class HistoryEntrySchema implements HistoryEntry {
 
   @ApiProperty({
     oneOf: [{ $ref: getSchemaPath(ApiKeyActorSchema) }, { $ref: getSchemaPath(OperatorActorSchema) }],
-    discriminator: { propertyName: 'type', mapping: { api_key: getSchemaPath(ApiKeyActorSchema), operator: getSchemaPath(OperatorActorSchema) } },
+    discriminator: {
+      propertyName: 'type',
+      mapping: { api_key: getSchemaPath(ApiKeyActorSchema), operator: getSchemaPath(OperatorActorSchema) },
+    },
   })
   actor!: HistoryEntry['actor'];
 
-  @ApiProperty({ type: String, nullable: true, description: 'The `x-request-id` of the request that made the change', example: EXAMPLE.requestId })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The `x-request-id` of the request that made the change',
+    example: EXAMPLE.requestId,
+  })
   request_id!: string | null;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The change: the fields an update set, or the whole resource on create. Credentials never appear; erased personal data shows `[erased]`.',
+    description:
+      'The change: the fields an update set, or the whole resource on create. Credentials never appear; erased personal data shows `[erased]`.',
     example: { name: 'Dam inspection, phase 2', updated: EXAMPLE.time },
   })
   change!: unknown;
 }
 
-@ApiSchema({ name: 'HistoryPage', description: "A page of one resource's history, oldest first; kept after the resource is deleted." })
+@ApiSchema({
+  name: 'HistoryPage',
+  description: "A page of one resource's history, oldest first; kept after the resource is deleted.",
+})
 export class HistoryPageSchema implements HistoryPage {
   @ApiProperty({ type: () => [HistoryEntrySchema] })
   history!: HistoryEntry[];

@@ -10,14 +10,18 @@ export const JOB_TYPE_FIELD = {
     minLength: 1,
     maxLength: 20,
     default: DEFAULT_JOB_TYPE_ICON,
-    description: 'An icon name from the Lucide set (e.g. `wind`, `radio`, `home`, `zap`, `sun`, `hammer`, `database`, `traffic-cone`, `settings`)',
+    description:
+      'An icon name from the Lucide set (e.g. `wind`, `radio`, `home`, `zap`, `sun`, `hammer`, `database`, `traffic-cone`, `settings`)',
     example: 'zap',
   },
 } satisfies Record<string, ApiPropertyOptions>;
 
 @ApiSchema({ name: 'JobType', description: 'A category of work: predefined or custom (docs/api.md, Job types).' })
 export class JobTypeSchema implements JobTypeView {
-  @ApiProperty({ description: 'Readable for predefined types (e.g. `wind_turbine`), generated for custom ones', example: EXAMPLE.jobTypeId })
+  @ApiProperty({
+    description: 'Readable for predefined types (e.g. `wind_turbine`), generated for custom ones',
+    example: EXAMPLE.jobTypeId,
+  })
   id!: string;
 
   @ApiProperty({ ...JOB_TYPE_FIELD.name, minLength: undefined })
@@ -30,7 +34,10 @@ export class JobTypeSchema implements JobTypeView {
   is_predefined!: boolean;
 }
 
-@ApiSchema({ name: 'JobTypeList', description: 'A page of job types: the predefined catalogue first, then custom types.' })
+@ApiSchema({
+  name: 'JobTypeList',
+  description: 'A page of job types: the predefined catalogue first, then custom types.',
+})
 export class JobTypeListSchema implements JobTypeList {
   @ApiProperty({ type: () => [JobTypeSchema] })
   job_types!: JobTypeView[];

@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
-import type { AssignPilotsResult, JobList, OccurrenceItem, OccurrenceList, UnassignPilotsResult } from '@app/application';
+import type {
+  AssignPilotsResult,
+  JobList,
+  OccurrenceItem,
+  OccurrenceList,
+  UnassignPilotsResult,
+} from '@app/application';
 import {
   CAPTURE_TYPES,
   CaptureType,
@@ -25,11 +31,21 @@ const RECURRING_ONLY = 'Applies only when `job_pattern` is `recurring`; changing
  * entries, adding `nullable` where a request may send null.
  */
 export const JOB_FIELD = {
-  name: { type: String, minLength: JOB_LIMITS.name.min, maxLength: JOB_LIMITS.name.max, example: 'Blade inspection T-07' },
-  description: { type: String, maxLength: JOB_LIMITS.description, example: 'Leading-edge erosion check on all three blades' },
+  name: {
+    type: String,
+    minLength: JOB_LIMITS.name.min,
+    maxLength: JOB_LIMITS.name.max,
+    example: 'Blade inspection T-07',
+  },
+  description: {
+    type: String,
+    maxLength: JOB_LIMITS.description,
+    example: 'Leading-edge erosion check on all three blades',
+  },
   type: {
     type: String,
-    description: 'A job type id: a predefined one (e.g. `drone_inspection`, `wind_turbine`) or a custom type of the workspace',
+    description:
+      'A job type id: a predefined one (e.g. `drone_inspection`, `wind_turbine`) or a custom type of the workspace',
     example: 'wind_turbine',
   },
   priority: { enum: [...PRIORITIES], example: 'medium' },
@@ -40,9 +56,20 @@ export const JOB_FIELD = {
     description: `ISO 8601 date (YYYY-MM-DD); not more than ${JOB_LIMITS.startDateMonthsInPast} months in the past`,
     example: '2028-03-01',
   },
-  end_date: { type: String, format: 'date', description: 'ISO 8601 date, on or after start_date', example: '2028-12-31' },
+  end_date: {
+    type: String,
+    format: 'date',
+    description: 'ISO 8601 date, on or after start_date',
+    example: '2028-12-31',
+  },
   latitude: { type: Number, minimum: -90, maximum: 90, description: 'Only together with longitude', example: 55.6761 },
-  longitude: { type: Number, minimum: -180, maximum: 180, description: 'Only together with latitude', example: 12.5683 },
+  longitude: {
+    type: Number,
+    minimum: -180,
+    maximum: 180,
+    description: 'Only together with latitude',
+    example: 12.5683,
+  },
   inspection_notes: { type: String, maxLength: JOB_LIMITS.inspectionNotes, example: 'Check the lightning receptors' },
   capture_types: {
     enum: [...CAPTURE_TYPES],
@@ -52,7 +79,12 @@ export const JOB_FIELD = {
     uniqueItems: true,
     example: ['drone_inspection', 'thermal_inspection'],
   },
-  external_id: { type: String, maxLength: JOB_LIMITS.externalId, description: "The caller's own identifier", example: 'WO-88231' },
+  external_id: {
+    type: String,
+    maxLength: JOB_LIMITS.externalId,
+    description: "The caller's own identifier",
+    example: 'WO-88231',
+  },
   recurring_frequency: { enum: [...RECURRING_FREQUENCIES], description: RECURRING_ONLY, example: 'weekly' },
   recurring_interval: {
     type: 'integer',
@@ -69,7 +101,12 @@ export const JOB_FIELD = {
     description: `0 = Sunday ... 6 = Saturday. ${RECURRING_ONLY}`,
     example: [1, 4],
   },
-  week_of_month: { type: 'integer', enum: [...WEEKS_OF_MONTH], description: `-1 = the last week. ${RECURRING_ONLY}`, example: 1 },
+  week_of_month: {
+    type: 'integer',
+    enum: [...WEEKS_OF_MONTH],
+    description: `-1 = the last week. ${RECURRING_ONLY}`,
+    example: 1,
+  },
   weeks_of_month: {
     type: 'array',
     items: { type: 'integer', enum: [...WEEKS_OF_MONTH] },
@@ -183,7 +220,11 @@ export class OccurrenceSchema implements OccurrenceItem {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   flights!: number;
 
-  @ApiProperty({ type: [String], description: "The job's pilots: assignments apply to every occurrence", example: [EXAMPLE.userId] })
+  @ApiProperty({
+    type: [String],
+    description: "The job's pilots: assignments apply to every occurrence",
+    example: [EXAMPLE.userId],
+  })
   assigned_pilot_ids!: string[];
 }
 

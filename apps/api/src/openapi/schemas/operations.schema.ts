@@ -40,13 +40,23 @@ export class ProjectionStatusSchema implements ProjectionStatus {
   @ApiProperty({ example: 'projects' })
   name!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The store position applied, as the projector stored it with the read models', example: 480000 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'The store position applied, as the projector stored it with the read models',
+    example: 480000,
+  })
   checkpoint!: number;
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'The store head', example: 480002 })
   head!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Events not yet applied (counted up to 10,000)', example: 2 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Events not yet applied (counted up to 10,000)',
+    example: 2,
+  })
   lag!: number;
 
   @ApiProperty({ description: 'True when more events than `lag` are not yet applied', example: false })
@@ -58,7 +68,11 @@ export class ProjectionStatusSchema implements ProjectionStatus {
 
 @ApiSchema({ name: 'ProjectionStatusList' })
 export class ProjectionStatusListSchema {
-  @ApiProperty({ enum: ['projector', 'replica'], description: 'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external)', example: 'projector' })
+  @ApiProperty({
+    enum: ['projector', 'replica'],
+    description: 'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external)',
+    example: 'projector',
+  })
   role!: 'projector' | 'replica';
 
   @ApiProperty({ type: () => [ProjectionStatusSchema] })
@@ -82,7 +96,10 @@ export class DeadLetterSchema implements DeadLetter {
   @ApiProperty({ example: 'job.updated' })
   eventType!: string;
 
-  @ApiProperty({ description: "The projector's error message", example: "Cannot read properties of undefined (reading 'start_date')" })
+  @ApiProperty({
+    description: "The projector's error message",
+    example: "Cannot read properties of undefined (reading 'start_date')",
+  })
   error!: string;
 
   @Millis()
@@ -91,7 +108,12 @@ export class DeadLetterSchema implements DeadLetter {
   @Millis()
   lastFailedAt!: number;
 
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Failed attempts: 1 when parked, one more per failed retry', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'Failed attempts: 1 when parked, one more per failed retry',
+    example: 1,
+  })
   attempts!: number;
 }
 
@@ -101,7 +123,10 @@ export class DeadLetterListSchema {
   dead_letters!: DeadLetter[];
 }
 
-@ApiSchema({ name: 'DeadLetterRetried', description: 'What a retry did: `applied` (the dead letter is gone) or `failed` (it records the new attempt).' })
+@ApiSchema({
+  name: 'DeadLetterRetried',
+  description: 'What a retry did: `applied` (the dead letter is gone) or `failed` (it records the new attempt).',
+})
 export class DeadLetterRetriedSchema {
   @ApiProperty({ enum: ['applied', 'failed'], example: 'applied' })
   outcome!: 'applied' | 'failed';
@@ -119,19 +144,29 @@ export class DeadLetterSkippedSchema {
   dead_letter!: DeadLetter;
 }
 
-@ApiSchema({ name: 'RebuildStarted', description: 'The rebuild started; poll GET /v1/admin/projections for its progress.' })
+@ApiSchema({
+  name: 'RebuildStarted',
+  description: 'The rebuild started; poll GET /v1/admin/projections for its progress.',
+})
 export class RebuildStartedSchema {
   @ApiProperty({ example: 'Rebuilding projects' })
   message!: string;
 
-  @ApiProperty({ type: [String], description: 'The projections to rebuild, one after the other', example: ['projects'] })
+  @ApiProperty({
+    type: [String],
+    description: 'The projections to rebuild, one after the other',
+    example: ['projects'],
+  })
   projections!: string[];
 
   @ApiProperty({ type: () => [RebuildProgressSchema], description: 'The first one, started now' })
   started!: RebuildProgress[];
 }
 
-@ApiSchema({ name: 'ReadModelDifference', description: 'A read-model document that differs from a replay of the store.' })
+@ApiSchema({
+  name: 'ReadModelDifference',
+  description: 'A read-model document that differs from a replay of the store.',
+})
 export class DifferenceSchema implements Difference {
   @ApiProperty({ example: 'projects' })
   projection!: string;
@@ -187,14 +222,23 @@ export class ExportedEventSchema {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   schema_version!: number;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The event data: credentials removed, erased personal data shown as `[erased]`' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The event data: credentials removed, erased personal data shown as `[erased]`',
+  })
   data!: unknown;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description: 'workspaceId, actor, requestId, correlationId, causationId, recordedAt',
-    example: { workspaceId: EXAMPLE.workspaceId, actor: { type: 'operator' }, requestId: EXAMPLE.requestId, recordedAt: EXAMPLE.time },
+    example: {
+      workspaceId: EXAMPLE.workspaceId,
+      actor: { type: 'operator' },
+      requestId: EXAMPLE.requestId,
+      recordedAt: EXAMPLE.time,
+    },
   })
   metadata!: unknown;
 }
@@ -213,12 +257,17 @@ export class ReadinessChecksSchema {
   @ApiProperty({ enum: ['ok', 'unreachable'], example: 'ok' })
   read_models!: string;
 
-  @ApiProperty({ required: false, description: '`ok`, or `behind: <projection> (<events not yet applied>), ...`', example: 'ok' })
+  @ApiProperty({
+    required: false,
+    description: '`ok`, or `behind: <projection> (<events not yet applied>), ...`',
+    example: 'ok',
+  })
   projections?: string;
 
   @ApiProperty({
     required: false,
-    description: 'Present when a projection holds parked events (still ready): `dead letters: <projection> (<count>), ...`. See GET /v1/admin/projections/dead-letters.',
+    description:
+      'Present when a projection holds parked events (still ready): `dead letters: <projection> (<count>), ...`. See GET /v1/admin/projections/dead-letters.',
     example: 'dead letters: jobs (1)',
   })
   degraded?: string;
@@ -229,7 +278,12 @@ export class ReadySchema {
   @ApiProperty({ enum: ['ready'], example: 'ready' })
   status!: 'ready';
 
-  @ApiProperty({ enum: ['projector', 'replica'], description: 'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external); both judge the same stored checkpoints', example: 'projector' })
+  @ApiProperty({
+    enum: ['projector', 'replica'],
+    description:
+      'This process: the projector (PROJECTIONS=inline) or an API replica (PROJECTIONS=external); both judge the same stored checkpoints',
+    example: 'projector',
+  })
   role!: 'projector' | 'replica';
 
   @ApiProperty({ type: () => ReadinessChecksSchema })

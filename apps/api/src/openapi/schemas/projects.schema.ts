@@ -35,7 +35,10 @@ export const STATUS_FIELD = {
 export const StatusProperty = (options: { example?: Status } = {}) =>
   ApiProperty({ ...STATUS_FIELD, description: undefined, example: options.example ?? STATUS_FIELD.example });
 
-@ApiSchema({ name: 'CreatedBy', description: 'Who created the resource: an API key (its name in `first_name`) or the operator.' })
+@ApiSchema({
+  name: 'CreatedBy',
+  description: 'Who created the resource: an API key (its name in `first_name`) or the operator.',
+})
 export class CreatedBySchema implements CreatedBy {
   @ApiProperty({ description: 'User id, API key id, or `operator`', example: EXAMPLE.apiKeyId })
   id!: string;
@@ -43,7 +46,12 @@ export class CreatedBySchema implements CreatedBy {
   @ApiProperty({ type: String, nullable: true, description: 'null for API-key-created resources', example: null })
   email!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The API key name for API-key-created resources', example: 'Ops bot' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The API key name for API-key-created resources',
+    example: 'Ops bot',
+  })
   first_name!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'null for API-key-created resources', example: null })

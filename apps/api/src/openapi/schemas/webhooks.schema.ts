@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
-import type { CreatedWebhook, DeliveryAttemptList, DeliveryAttemptView, RotatedSecret, WebhookList } from '@app/application';
+import type {
+  CreatedWebhook,
+  DeliveryAttemptList,
+  DeliveryAttemptView,
+  RotatedSecret,
+  WebhookList,
+} from '@app/application';
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATUSES,
@@ -31,7 +37,11 @@ export const WEBHOOK_FIELD = {
     description: 'The webhook events to receive (docs/api.md, Webhook events); a repeated type is kept once',
     example: ['project.created', 'job.updated'],
   },
-  status: { enum: [...WEBHOOK_STATUSES], description: 'Setting `active` resets `failure_count` to 0', example: 'active' },
+  status: {
+    enum: [...WEBHOOK_STATUSES],
+    description: 'Setting `active` resets `failure_count` to 0',
+    example: 'active',
+  },
 } satisfies Record<string, ApiPropertyOptions>;
 
 @ApiSchema({ name: 'WebhookCreatedBy', description: 'Who created the subscription.' })
@@ -42,14 +52,22 @@ export class WebhookCreatedBySchema implements WebhookCreatedBy {
   @ApiProperty({ type: String, nullable: true, example: null })
   email!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The API key name for API-key-created subscriptions', example: 'Ops bot' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The API key name for API-key-created subscriptions',
+    example: 'Ops bot',
+  })
   first_name!: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null })
   last_name!: string | null;
 }
 
-@ApiSchema({ name: 'Webhook', description: 'A webhook subscription (docs/api.md, Webhooks); the secret is never shown here.' })
+@ApiSchema({
+  name: 'Webhook',
+  description: 'A webhook subscription (docs/api.md, Webhooks); the secret is never shown here.',
+})
 export class WebhookSchema implements WebhookView {
   @ApiProperty({ example: EXAMPLE.webhookId })
   id!: string;
@@ -130,7 +148,10 @@ export class CreatedWebhookSchema implements CreatedWebhook {
 
 @ApiSchema({ name: 'DeliveryAttempt', description: 'One delivery attempt from the attempt log.' })
 export class DeliveryAttemptSchema implements DeliveryAttemptView {
-  @ApiProperty({ description: 'The `webhook-id` header: the same on every retry of one delivery', example: 'msg_2Yw7Kd9Lq4Zr8Tx1Vb6N' })
+  @ApiProperty({
+    description: 'The `webhook-id` header: the same on every retry of one delivery',
+    example: 'msg_2Yw7Kd9Lq4Zr8Tx1Vb6N',
+  })
   delivery_id!: string;
 
   @ApiProperty({ example: 'project.updated' })
@@ -191,7 +212,10 @@ export class RecoverResultSchema {
   count!: number;
 }
 
-@ApiSchema({ name: 'RotatedSecret', description: 'The new secret (shown only here); the previous one keeps signing for 24 hours.' })
+@ApiSchema({
+  name: 'RotatedSecret',
+  description: 'The new secret (shown only here); the previous one keeps signing for 24 hours.',
+})
 export class RotatedSecretSchema implements RotatedSecret {
   @ApiProperty({ example: EXAMPLE.webhookId })
   id!: string;
@@ -207,7 +231,13 @@ export class RotatedSecretSchema implements RotatedSecret {
 }
 
 export const RECOVER_FIELD = {
-  since: { type: 'integer', format: 'int64', minimum: 0, description: 'Unix time in milliseconds: failed deliveries created from then', example: EXAMPLE.time },
+  since: {
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: 'Unix time in milliseconds: failed deliveries created from then',
+    example: EXAMPLE.time,
+  },
   until: {
     type: 'integer',
     format: 'int64',

@@ -1,7 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
-import { OTHER_STATUS_REASON_LENGTH, OTHER_STATUS_REASON_REQUIRED, STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
+import {
+  OTHER_STATUS_REASON_LENGTH,
+  OTHER_STATUS_REASON_REQUIRED,
+  STATUS_MESSAGE,
+  STATUS_VALUES,
+  Status,
+} from '@app/domain';
 import {
   IsIsoDate,
   IsStringField,
@@ -18,8 +24,9 @@ import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects
 /** Required when the status is `other`; checked for type and length whenever it is given. */
 export const OtherStatusReason = () =>
   applyDecorators(
-    ValidateIf((o: { status?: unknown; other_status_reason?: unknown }) =>
-      o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
+    ValidateIf(
+      (o: { status?: unknown; other_status_reason?: unknown }) =>
+        o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
     ),
     Required(OTHER_STATUS_REASON_REQUIRED),
     IsStringField('other_status_reason'),

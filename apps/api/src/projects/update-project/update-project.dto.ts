@@ -1,7 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
-import { IsIsoDate, IsStringField, LengthBetween, OneOf, OptionalString, WhenPresent, WhenSet } from '../../http/field-rules';
+import {
+  IsIsoDate,
+  IsStringField,
+  LengthBetween,
+  OneOf,
+  OptionalString,
+  WhenPresent,
+  WhenSet,
+} from '../../http/field-rules';
 import { orNull } from '../../openapi/schemas/common.schema';
 import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
 import { OtherStatusReason } from '../create-project/create-project.dto';
@@ -9,7 +17,11 @@ import { OtherStatusReason } from '../create-project/create-project.dto';
 /** PATCH /projects/{id}: every field optional; only supplied fields change; null clears the nullable ones. */
 export class UpdateProjectDto {
   @ApiPropertyOptional(F.name)
-  @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(1, 100, 'name must be between 1 and 100 characters'))
+  @applyDecorators(
+    WhenPresent(),
+    IsStringField('name'),
+    LengthBetween(1, 100, 'name must be between 1 and 100 characters'),
+  )
   name?: string = undefined;
 
   @ApiPropertyOptional(F.start_date)
@@ -40,7 +52,10 @@ export class UpdateProjectDto {
   @OptionalString('external_id', 255, 'external_id must not exceed 255 characters')
   external_id?: string | null = undefined;
 
-  @ApiPropertyOptional({ ...orNull(F.laanc_number), description: 'Airspace authorization number (writable only on update); null clears it' })
+  @ApiPropertyOptional({
+    ...orNull(F.laanc_number),
+    description: 'Airspace authorization number (writable only on update); null clears it',
+  })
   @OptionalString('laanc_number', 100, 'laanc_number must not exceed 100 characters')
   laanc_number?: string | null = undefined;
 }

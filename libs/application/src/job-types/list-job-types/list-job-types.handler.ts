@@ -6,7 +6,12 @@ import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { JOB_TYPES } from '../job-type.projector';
 import { ListJobTypesQuery, JobTypeList } from './list-job-types.query';
 
-const PREDEFINED: JobTypeView[] = PREDEFINED_JOB_TYPES.map((t) => ({ id: t.id, name: t.name, icon: t.icon, is_predefined: true }));
+const PREDEFINED: JobTypeView[] = PREDEFINED_JOB_TYPES.map((t) => ({
+  id: t.id,
+  name: t.name,
+  icon: t.icon,
+  is_predefined: true,
+}));
 
 /**
  * Predefined types first, in catalogue order, then the workspace's custom types in creation order.

@@ -34,7 +34,8 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, { id:
   async execute({ context, projectId, input }: CreateJobCommand) {
     const workspaceId = requireWorkspace(context);
     await assertOwnLiveProject(this.repository, context, projectId);
-    if (!(await isJobTypeOfWorkspace(this.read, workspaceId, input.type))) throw validationError(JOB_MESSAGES.typeUnknown);
+    if (!(await isJobTypeOfWorkspace(this.read, workspaceId, input.type)))
+      throw validationError(JOB_MESSAGES.typeUnknown);
     const id = newResourceId(this.ids, 'job', context, [projectId]);
     const now = this.clock.now();
     // One write: the job, its place in the project's job list, and (checked, not written) the
@@ -51,7 +52,12 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, { id:
         { order: 'last' },
       );
       if (job.events.length > 0) {
-        await unit.decide(projectJobsDecider, projectJobsStream(projectId), { type: 'AddJob', workspaceId, projectId, jobId: id }, { order: 'first' });
+        await unit.decide(
+          projectJobsDecider,
+          projectJobsStream(projectId),
+          { type: 'AddJob', workspaceId, projectId, jobId: id },
+          { order: 'first' },
+        );
       }
     });
     return { id };

@@ -20,7 +20,14 @@ describe('assignedPilots (job_assignments read model, embedded SQLite)', () => {
 
   const project = async (event: JobEvent, revision: number) => {
     position += 1;
-    const recorded = { ...event, id: `e${position}`, streamId: 'job-job_1', revision, position, schemaVersion: 1 } as unknown as RecordedEvent;
+    const recorded = {
+      ...event,
+      id: `e${position}`,
+      streamId: 'job-job_1',
+      revision,
+      position,
+      schemaVersion: 1,
+    } as unknown as RecordedEvent;
     await store.apply(jobProjector.project(recorded), { jobs: position });
   };
   const assigned = (pilot_ids: string[]): JobEvent => ({
@@ -42,12 +49,18 @@ describe('assignedPilots (job_assignments read model, embedded SQLite)', () => {
     const expected: string[] = [];
     for (let request = 0; request < 7; request++) {
       // Ids in descending order within a request, so a sort by id would be caught.
-      const ids = Array.from({ length: MAX_PILOTS_PER_REQUEST }, (_, i) => `usr_${request}_${String(999 - i).padStart(3, '0')}`);
+      const ids = Array.from(
+        { length: MAX_PILOTS_PER_REQUEST },
+        (_, i) => `usr_${request}_${String(999 - i).padStart(3, '0')}`,
+      );
       await project(assigned(ids), request + 1);
       expected.push(...ids);
     }
     const removed = [expected[0], expected[450], expected[699]];
-    await project({ type: 'job.pilots_unassigned', data: { ...ref, pilot_ids: removed, occurrences_per_pilot: 3, unassigned: 2 } }, 8);
+    await project(
+      { type: 'job.pilots_unassigned', data: { ...ref, pilot_ids: removed, occurrences_per_pilot: 3, unassigned: 2 } },
+      8,
+    );
     await project(assigned(['usr_last']), 9);
 
     const pilots = await assignedPilots(store, 'ws_1', 'job_1');

@@ -59,7 +59,12 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
         newStream: context.idempotencyKey === undefined,
       });
       if (project.events.length > 0) {
-        await unit.decide(workspaceDecider, workspace, { type: 'ReserveProjectSlot', projectId: id }, { order: 'first' });
+        await unit.decide(
+          workspaceDecider,
+          workspace,
+          { type: 'ReserveProjectSlot', projectId: id },
+          { order: 'first' },
+        );
       }
     });
     return { id };

@@ -41,7 +41,16 @@ export const slotLedgerProjector: Projector = {
       case 'workspace.project_slot_reserved': {
         const { workspace_id, project_id } = event.data;
         const doc = { project_id, workspace_id, reserved_at: at };
-        return [{ op: 'put', collection: SLOTS_PENDING, id: project_id, workspaceId: workspace_id, seq: recorded.position, doc }];
+        return [
+          {
+            op: 'put',
+            collection: SLOTS_PENDING,
+            id: project_id,
+            workspaceId: workspace_id,
+            seq: recorded.position,
+            doc,
+          },
+        ];
       }
       case 'workspace.project_slot_released':
         return [
@@ -55,10 +64,24 @@ export const slotLedgerProjector: Projector = {
         const { id: project_id, workspace_id } = event.data;
         const doc = { project_id, workspace_id, deleted_at: at };
         const ops: WriteOp[] = [
-          { op: 'put', collection: DELETED_PROJECTS, id: project_id, workspaceId: workspace_id, seq: recorded.position, doc },
+          {
+            op: 'put',
+            collection: DELETED_PROJECTS,
+            id: project_id,
+            workspaceId: workspace_id,
+            seq: recorded.position,
+            doc,
+          },
         ];
         if (event.type === 'project.deleted') {
-          ops.push({ op: 'put', collection: SLOTS_HELD_BY_DELETED, id: project_id, workspaceId: workspace_id, seq: recorded.position, doc });
+          ops.push({
+            op: 'put',
+            collection: SLOTS_HELD_BY_DELETED,
+            id: project_id,
+            workspaceId: workspace_id,
+            seq: recorded.position,
+            doc,
+          });
         }
         return ops;
       }

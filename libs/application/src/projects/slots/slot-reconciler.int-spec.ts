@@ -87,7 +87,12 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
     await engine.start();
     repository = new EventSourcedRepository(store, clock, engine);
-    await repository.execute(workspaceDecider, workspaceStream(ws), { type: 'CreateWorkspace', id: ws, name: 'Limits', plan: 'enterprise', projectLimit: 2, now }, context);
+    await repository.execute(
+      workspaceDecider,
+      workspaceStream(ws),
+      { type: 'CreateWorkspace', id: ws, name: 'Limits', plan: 'enterprise', projectLimit: 2, now },
+      context,
+    );
   });
   afterEach(async () => {
     await engine.stop();
@@ -111,7 +116,13 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     // As CreateProjectHandler does.
     return repository.transact(workspaceStream(ws), context, async (unit) => {
       const project = await unit.decide(projectDecider, projectStream(id), create, { order: 'last' });
-      if (project.events.length > 0) await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReserveProjectSlot', projectId: id }, { order: 'first' });
+      if (project.events.length > 0)
+        await unit.decide(
+          workspaceDecider,
+          workspaceStream(ws),
+          { type: 'ReserveProjectSlot', projectId: id },
+          { order: 'first' },
+        );
     });
   };
   const slots = async () => (await repository.load(workspaceDecider, workspaceStream(ws))).state.projectSlots;
@@ -136,9 +147,13 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     expect(await reconciler.sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 });
 
     // The create that was cut off, arriving at last: its stream is taken.
-    const late = store.appendToStream(projectStream('prj_lost'), [repository.envelope({ type: 'project.created', data: {} }, context)], {
-      expectedRevision: 'no_stream',
-    });
+    const late = store.appendToStream(
+      projectStream('prj_lost'),
+      [repository.envelope({ type: 'project.created', data: {} }, context)],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
     await expect(late).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     // A retry of the request with the same Idempotency-Key (the same id) is told to use a new key.
     await expect(createProject('prj_lost')).rejects.toThrow(PROJECT_CREATION_ABANDONED);
@@ -155,19 +170,42 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
       await unit.decide(
         jobDecider,
         jobStream(job),
-        { type: 'CreateJob', id: job, workspaceId: ws, projectId: 'prj_doomed', input: { name: 'Survey', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-02' }, now },
+        {
+          type: 'CreateJob',
+          id: job,
+          workspaceId: ws,
+          projectId: 'prj_doomed',
+          input: { name: 'Survey', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-02' },
+          now,
+        },
         { order: 'last' },
       );
-      await unit.decide(projectJobsDecider, projectJobsStream('prj_doomed'), { type: 'AddJob', workspaceId: ws, projectId: 'prj_doomed', jobId: job }, { order: 'first' });
+      await unit.decide(
+        projectJobsDecider,
+        projectJobsStream('prj_doomed'),
+        { type: 'AddJob', workspaceId: ws, projectId: 'prj_doomed', jobId: job },
+        { order: 'first' },
+      );
     });
 
     store.cutAfter(1); // project.deleted written; the job's deletion and the release are not
     await expect(
       repository.transact(workspaceStream(ws), context, async (unit) => {
-        await unit.decide(projectDecider, projectStream('prj_doomed'), { type: 'DeleteProject', now }, { order: 'first' });
+        await unit.decide(
+          projectDecider,
+          projectStream('prj_doomed'),
+          { type: 'DeleteProject', now },
+          { order: 'first' },
+        );
         const { state: members } = await unit.load(projectJobsDecider, projectJobsStream('prj_doomed'));
-        for (const id of members.jobIds) await unit.decide(jobDecider, jobStream(id), { type: 'DeleteJob', now }, { order: 'first' });
-        await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReleaseProjectSlot', projectId: 'prj_doomed' }, { order: 'last' });
+        for (const id of members.jobIds)
+          await unit.decide(jobDecider, jobStream(id), { type: 'DeleteJob', now }, { order: 'first' });
+        await unit.decide(
+          workspaceDecider,
+          workspaceStream(ws),
+          { type: 'ReleaseProjectSlot', projectId: 'prj_doomed' },
+          { order: 'last' },
+        );
       }),
     ).rejects.toThrow('connection lost');
     await settle();
@@ -188,13 +226,22 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     await createProject('prj_one');
     await repository.transact(workspaceStream(ws), context, async (unit) => {
       await unit.decide(projectDecider, projectStream('prj_one'), { type: 'DeleteProject', now }, { order: 'first' });
-      await unit.decide(workspaceDecider, workspaceStream(ws), { type: 'ReleaseProjectSlot', projectId: 'prj_one' }, { order: 'last' });
+      await unit.decide(
+        workspaceDecider,
+        workspaceStream(ws),
+        { type: 'ReleaseProjectSlot', projectId: 'prj_one' },
+        { order: 'last' },
+      );
     });
     await settle();
     expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(0);
     expect(await read.find(SLOTS_HELD_BY_DELETED, { limit: 10 })).toHaveLength(0);
     expect(await read.find(DELETED_PROJECTS, { limit: 10 })).toHaveLength(1);
     now += HOUR;
-    expect(await new SlotReconciler(repository, read, clock).sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 });
+    expect(await new SlotReconciler(repository, read, clock).sweep()).toEqual({
+      abandoned: 0,
+      released: 0,
+      jobsDeleted: 0,
+    });
   });
 });

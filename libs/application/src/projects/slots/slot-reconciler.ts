@@ -1,4 +1,13 @@
-import { DomainError, jobDecider, jobStream, JobView, OPERATOR, projectDecider, projectStream, workspaceStream } from '@app/domain';
+import {
+  DomainError,
+  jobDecider,
+  jobStream,
+  JobView,
+  OPERATOR,
+  projectDecider,
+  projectStream,
+  workspaceStream,
+} from '@app/domain';
 import { Clock } from '../../ports/clock.port';
 import { ReadModelStore } from '../../ports/read-model.port';
 import { JOBS } from '../../jobs/job.projector';
@@ -61,7 +70,10 @@ export class SlotReconciler {
     const cutoff = now - this.graceMs;
 
     type Ledger = { project_id: string; workspace_id: string };
-    const pending = await this.read.find<Ledger>(SLOTS_PENDING, { where: { reserved_at: { lte: cutoff } }, limit: this.batch });
+    const pending = await this.read.find<Ledger>(SLOTS_PENDING, {
+      where: { reserved_at: { lte: cutoff } },
+      limit: this.batch,
+    });
     for (const { doc } of pending) {
       await this.repair(doc.workspace_id, async (unit) => {
         const stream = projectStream(doc.project_id);
@@ -69,13 +81,22 @@ export class SlotReconciler {
         if (state.status === 'live' || state.status === 'deleted') return; // created after all
         // Abandoned by an earlier sweep whose release may not be projected yet: wait for the ledger.
         if (state.status === 'abandoned' && state.abandonedAt > cutoff) return;
-        const tombstone = { type: 'AbandonProjectCreation' as const, id: doc.project_id, workspaceId: doc.workspace_id, now };
-        if ((await unit.decide(projectDecider, stream, tombstone, { order: 'first' })).events.length > 0) result.abandoned++;
+        const tombstone = {
+          type: 'AbandonProjectCreation' as const,
+          id: doc.project_id,
+          workspaceId: doc.workspace_id,
+          now,
+        };
+        if ((await unit.decide(projectDecider, stream, tombstone, { order: 'first' })).events.length > 0)
+          result.abandoned++;
         if (await releaseProjectSlot(unit, doc.workspace_id, doc.project_id)) result.released++;
       });
     }
 
-    const held = await this.read.find<Ledger>(SLOTS_HELD_BY_DELETED, { where: { deleted_at: { lte: cutoff } }, limit: this.batch });
+    const held = await this.read.find<Ledger>(SLOTS_HELD_BY_DELETED, {
+      where: { deleted_at: { lte: cutoff } },
+      limit: this.batch,
+    });
     for (const { doc } of held) {
       const projected = await projectJobIdsInReadModels(this.read, doc.workspace_id, doc.project_id);
       await this.repair(doc.workspace_id, async (unit) => {
@@ -87,13 +108,22 @@ export class SlotReconciler {
       });
     }
 
-    const recent = await this.read.find<Ledger>(DELETED_PROJECTS, { where: { deleted_at: { gte: now - this.lateJobWindowMs } }, limit: 1000 });
+    const recent = await this.read.find<Ledger>(DELETED_PROJECTS, {
+      where: { deleted_at: { gte: now - this.lateJobWindowMs } },
+      limit: 1000,
+    });
     for (const { doc } of recent) {
-      const jobs = await this.read.find<JobView>(JOBS, { workspaceId: doc.workspace_id, where: { project_id: doc.project_id }, limit: this.batch });
+      const jobs = await this.read.find<JobView>(JOBS, {
+        workspaceId: doc.workspace_id,
+        where: { project_id: doc.project_id },
+        limit: this.batch,
+      });
       for (const job of jobs) {
         try {
           const context = backgroundContext(doc.workspace_id, OPERATOR, 'slot-reconciler');
-          await this.repository.execute(jobDecider, jobStream(job.id), { type: 'DeleteJob', now }, context, { waitForReadModels: false });
+          await this.repository.execute(jobDecider, jobStream(job.id), { type: 'DeleteJob', now }, context, {
+            waitForReadModels: false,
+          });
           result.jobsDeleted++;
         } catch (error) {
           if (!(error instanceof DomainError && error.kind === 'not_found')) throw error; // deleted meanwhile

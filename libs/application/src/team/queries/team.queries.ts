@@ -6,7 +6,6 @@ import { ERASED, PersonalDataVault } from '../../privacy/personal-data-vault';
 import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
 
-
 /** GET /team lists members with their membership `status` (docs/api.md, Team). */
 export interface TeamMemberListItem {
   id: string;

@@ -57,7 +57,11 @@ function onOwnWebhook(
 }
 
 /** The current state of a webhook of the caller's workspace, for the operations that only read it. */
-async function loadOwnWebhook(repository: EventSourcedRepository, context: CommandContext, webhookId: string): Promise<LiveWebhook> {
+async function loadOwnWebhook(
+  repository: EventSourcedRepository,
+  context: CommandContext,
+  webhookId: string,
+): Promise<LiveWebhook> {
   requireWorkspace(context);
   const { state } = await repository.load<WebhookState>(webhookDecider, webhookStream(webhookId));
   if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(WEBHOOK_NOT_FOUND);
@@ -97,7 +101,15 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
       context,
     );
     const { fields } = outcome.state as LiveWebhook;
-    return { id, name: fields.name, url: fields.url, event_types: fields.event_types, status: fields.status, secret, created: fields.created };
+    return {
+      id,
+      name: fields.name,
+      url: fields.url,
+      event_types: fields.event_types,
+      status: fields.status,
+      secret,
+      created: fields.created,
+    };
   }
 }
 
@@ -123,10 +135,19 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     if (changes.url !== undefined && changes.url !== current.fields.url) {
       await this.guard.assertAllowed(parseWebhookUrl(changes.url, WEBHOOK_MESSAGES.urlUpdate));
     }
-    const failureCount = changes.status === 'active' ? ((await this.queue.loadTelemetry([webhookId]))[0]?.failureCount ?? current.fields.failure_count) : undefined;
-    const outcome = await onOwnWebhook(this.repository, context, webhookId, { type: 'UpdateWebhook', changes, now: this.clock.now(), failureCount });
+    const failureCount =
+      changes.status === 'active'
+        ? ((await this.queue.loadTelemetry([webhookId]))[0]?.failureCount ?? current.fields.failure_count)
+        : undefined;
+    const outcome = await onOwnWebhook(this.repository, context, webhookId, {
+      type: 'UpdateWebhook',
+      changes,
+      now: this.clock.now(),
+      failureCount,
+    });
     const after = outcome.state as LiveWebhook;
-    if (after.resetGeneration > current.resetGeneration) await this.queue.resetFailures(webhookId, after.resetGeneration);
+    if (after.resetGeneration > current.resetGeneration)
+      await this.queue.resetFailures(webhookId, after.resetGeneration);
     return { revision: outcome.revision };
   }
 }
@@ -184,7 +205,10 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand> {
       timestamp: new Date(this.clock.now()).toISOString(),
       data: { webhook_id: webhookId, message: 'This is a test delivery.' },
     });
-    const outcome = await this.sender.attempt({ webhookId, url: webhook.fields.url, secrets: webhook.secrets }, { id, body });
+    const outcome = await this.sender.attempt(
+      { webhookId, url: webhook.fields.url, secrets: webhook.secrets },
+      { id, body },
+    );
     const attempt = {
       deliveryId: id,
       webhookId,
@@ -209,7 +233,10 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand> {
 export const WEBHOOK_PAUSED_CANNOT_RECOVER = 'Webhook is paused; set its status to active before recovering deliveries';
 
 @CommandHandler(RecoverWebhookDeliveriesCommand)
-export class RecoverWebhookDeliveriesHandler implements ICommandHandler<RecoverWebhookDeliveriesCommand, { count: number }> {
+export class RecoverWebhookDeliveriesHandler implements ICommandHandler<
+  RecoverWebhookDeliveriesCommand,
+  { count: number }
+> {
   constructor(
     private readonly repository: EventSourcedRepository,
     @Inject(WEBHOOK_QUEUE) private readonly queue: WebhookQueue,
@@ -227,4 +254,3 @@ export class RecoverWebhookDeliveriesHandler implements ICommandHandler<RecoverW
     return { count };
   }
 }
-

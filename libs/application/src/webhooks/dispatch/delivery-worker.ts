@@ -1,6 +1,13 @@
 import { pauseRuleCrossing, webhookDecider, WebhookState, webhookStream } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
-import { ClaimedDelivery, DeliveryAttempt, Settlement, SettleRequest, TelemetryChange, WebhookQueue } from '../../ports/webhook-queue.port';
+import {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  Settlement,
+  SettleRequest,
+  TelemetryChange,
+  WebhookQueue,
+} from '../../ports/webhook-queue.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { WebhookSettings } from '../webhook-settings';
 import { dispatcherContext } from './dispatcher-context';
@@ -139,7 +146,11 @@ export class DeliveryWorker {
     if (this.stopped) return;
     const now = this.clock.now();
     const due = await this.queue.nextDueAt();
-    this.scheduleAt(due === null ? now + this.options.pollIntervalMs : Math.min(Math.max(now, due), now + this.options.pollIntervalMs));
+    this.scheduleAt(
+      due === null
+        ? now + this.options.pollIntervalMs
+        : Math.min(Math.max(now, due), now + this.options.pollIntervalMs),
+    );
   }
 
   /** Looks at the queue again at `at`, unless an earlier look is already planned. */
@@ -147,11 +158,14 @@ export class DeliveryWorker {
     if (this.stopped || at >= this.timerAt) return;
     this.clearTimer();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.wake();
-    }, Math.max(0, at - this.clock.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.wake();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
   }
 
   private clearTimer() {
@@ -176,7 +190,10 @@ export class DeliveryWorker {
         },
         (error) => {
           // Their claims run out and they become due again.
-          this.logger.error(`Webhook ${webhookId}: its state could not be loaded; ${deliveries.length} delivery(ies) wait for their claims to end`, error);
+          this.logger.error(
+            `Webhook ${webhookId}: its state could not be loaded; ${deliveries.length} delivery(ies) wait for their claims to end`,
+            error,
+          );
           for (const delivery of deliveries) this.finished(delivery.id);
         },
       );
@@ -197,12 +214,18 @@ export class DeliveryWorker {
 
   private async process(delivery: ClaimedDelivery, state: WebhookState, signal: AbortSignal): Promise<void> {
     if (state.status !== 'live') {
-      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook deleted' } }, false);
+      await this.settle(
+        { claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook deleted' } },
+        false,
+      );
       return;
     }
     if (state.fields.status === 'paused') {
       // Paused subscriptions receive nothing; POST /webhooks/{id}/recover re-queues these.
-      await this.settle({ claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } }, false);
+      await this.settle(
+        { claim: delivery, attempt: null, settlement: { status: 'failed', reason: 'Webhook paused' } },
+        false,
+      );
       return;
     }
     const outcome = await this.sender.attempt(
@@ -230,8 +253,15 @@ export class DeliveryWorker {
       error: outcome.error,
       nextAttemptAt: settlement.status === 'retry' ? settlement.nextAttemptAt : null,
     };
-    if (!(await this.settle({ claim: delivery, attempt, settlement, resetGeneration: state.resetGeneration }, outcome.gone))) {
-      this.logger.warn(`Webhook delivery ${delivery.id}: claim expired during the attempt; its outcome was not recorded`);
+    if (
+      !(await this.settle(
+        { claim: delivery, attempt, settlement, resetGeneration: state.resetGeneration },
+        outcome.gone,
+      ))
+    ) {
+      this.logger.warn(
+        `Webhook delivery ${delivery.id}: claim expired during the attempt; its outcome was not recorded`,
+      );
       return;
     }
     if (settlement.status === 'retry') this.scheduleAt(settlement.nextAttemptAt);
@@ -260,7 +290,10 @@ export class DeliveryWorker {
         .then(
           ({ settled, telemetry }) => {
             batch.forEach((pending, i) => pending.resolve(settled[i] ?? false));
-            this.applyPauseRule(batch.filter((_, i) => settled[i]), telemetry);
+            this.applyPauseRule(
+              batch.filter((_, i) => settled[i]),
+              telemetry,
+            );
           },
           (error) => batch.forEach((pending) => pending.reject(error)),
         )
@@ -282,7 +315,11 @@ export class DeliveryWorker {
       const own = settled.filter((pending) => pending.request.attempt?.webhookId === change.webhookId);
       const crossing = pauseRuleCrossing(
         change.failureCountBefore,
-        own.map(({ request, gone }) => ({ succeeded: request.attempt!.succeeded, gone, attemptedAt: request.attempt!.attemptedAt })),
+        own.map(({ request, gone }) => ({
+          succeeded: request.attempt!.succeeded,
+          gone,
+          attemptedAt: request.attempt!.attemptedAt,
+        })),
         this.settings.pauseAfterFailures,
       );
       if (!crossing) continue;
@@ -291,7 +328,12 @@ export class DeliveryWorker {
     }
   }
 
-  private pause(webhookId: string, workspaceId: string, deliveryId: string, crossing: NonNullable<ReturnType<typeof pauseRuleCrossing>>) {
+  private pause(
+    webhookId: string,
+    workspaceId: string,
+    deliveryId: string,
+    crossing: NonNullable<ReturnType<typeof pauseRuleCrossing>>,
+  ) {
     // One at a time per subscription from this process; the aggregate ignores the pause of a
     // paused subscription, so another process pausing it at the same moment records nothing twice.
     if (this.pausing.has(webhookId)) return;
@@ -299,13 +341,22 @@ export class DeliveryWorker {
       .execute(
         webhookDecider,
         webhookStream(webhookId),
-        { type: 'AutoPauseWebhook', reason: crossing.reason, failureCount: crossing.failureCount, now: crossing.attemptedAt },
+        {
+          type: 'AutoPauseWebhook',
+          reason: crossing.reason,
+          failureCount: crossing.failureCount,
+          now: crossing.attemptedAt,
+        },
         dispatcherContext(workspaceId, deliveryId),
         { waitForReadModels: false },
       )
       .then(
         () => undefined,
-        (error) => this.logger.error(`Webhook ${webhookId}: its automatic pause could not be recorded; the next failed attempt records it`, error),
+        (error) =>
+          this.logger.error(
+            `Webhook ${webhookId}: its automatic pause could not be recorded; the next failed attempt records it`,
+            error,
+          ),
       )
       .finally(() => this.pausing.delete(webhookId));
     this.pausing.set(webhookId, recorded);

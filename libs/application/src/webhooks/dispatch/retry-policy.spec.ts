@@ -24,7 +24,9 @@ describe('webhook retry policy', () => {
   it('lets Retry-After postpone, never hasten, and caps it', () => {
     expect(nextRetryDelay(schedule, 1, { jitterRatio: 0, retryAfterMs: 60_000 })).toBe(60_000);
     expect(nextRetryDelay(schedule, 1, { jitterRatio: 0, retryAfterMs: 1_000 })).toBe(5_000);
-    expect(nextRetryDelay(schedule, 1, { jitterRatio: 0, retryAfterMs: 10 * MAX_RETRY_AFTER_MS })).toBe(MAX_RETRY_AFTER_MS);
+    expect(nextRetryDelay(schedule, 1, { jitterRatio: 0, retryAfterMs: 10 * MAX_RETRY_AFTER_MS })).toBe(
+      MAX_RETRY_AFTER_MS,
+    );
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

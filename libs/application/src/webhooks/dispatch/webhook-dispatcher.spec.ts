@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPERATOR, projectDecider, projectStream, webhookDecider, WebhookEvent, WebhookState, webhookStream } from '@app/domain';
+import {
+  OPERATOR,
+  projectDecider,
+  projectStream,
+  webhookDecider,
+  WebhookEvent,
+  WebhookState,
+  webhookStream,
+} from '@app/domain';
 import { SqliteEventStore, SqliteWebhookQueue } from '@app/infrastructure/sqlite';
 import { systemClock } from '../../ports/clock.port';
 import { WebhookRequest, WebhookResponse, WebhookTransport } from '../../ports/webhook-transport.port';
@@ -63,9 +71,19 @@ describe('Webhook dispatcher', () => {
   const thisProcess: ProcessHost = { newOwnerId: () => `test:${++owners}`, isDeadOwner: () => false };
   const dispatcher = (settings: WebhookSettings) => {
     const sender = new WebhookSender(transport, box, settings, systemClock);
-    const started = new WebhookDispatcher(events, queue, repository, sender, settings, systemClock, silent, thisProcess, {
-      pollIntervalMs: 60_000, // no poll in these tests: whatever happens, something woke the worker
-    });
+    const started = new WebhookDispatcher(
+      events,
+      queue,
+      repository,
+      sender,
+      settings,
+      systemClock,
+      silent,
+      thisProcess,
+      {
+        pollIntervalMs: 60_000, // no poll in these tests: whatever happens, something woke the worker
+      },
+    );
     running.push(started);
     return started;
   };
@@ -109,10 +127,15 @@ describe('Webhook dispatcher', () => {
       ctx,
     );
   };
-  const streamOf = async (webhookId: string) => (await events.readStream(webhookStream(webhookId))).map((e) => e as unknown as WebhookEvent);
+  const streamOf = async (webhookId: string) =>
+    (await events.readStream(webhookStream(webhookId))).map((e) => e as unknown as WebhookEvent);
   const stateOf = async (webhookId: string) =>
-    (await new EventSourcedRepository(events, systemClock, { waitFor: async () => true }).load<WebhookState>(webhookDecider, webhookStream(webhookId)))
-      .state as Extract<WebhookState, { status: 'live' }>;
+    (
+      await new EventSourcedRepository(events, systemClock, { waitFor: async () => true }).load<WebhookState>(
+        webhookDecider,
+        webhookStream(webhookId),
+      )
+    ).state as Extract<WebhookState, { status: 'live' }>;
   async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
@@ -176,7 +199,12 @@ describe('Webhook dispatcher', () => {
     expect(Date.now() - started).toBeLessThan(2_000); // retries 50 ms apart were not left to the poll
     await new Promise((r) => setTimeout(r, 200));
     expect(sent).toHaveLength(3);
-    expect((await queue.loadTelemetry([webhookId]))[0]).toMatchObject({ failureCount: 3, attempts: 3, failures: 3, lastResponseStatus: 500 });
+    expect((await queue.loadTelemetry([webhookId]))[0]).toMatchObject({
+      failureCount: 3,
+      attempts: 3,
+      failures: 3,
+      lastResponseStatus: 500,
+    });
     const stream = await streamOf(webhookId);
     expect(stream.map((e) => e.type)).toEqual(['webhook.created', 'webhook.auto_paused']);
     expect(stream[1]).toMatchObject({ data: { reason: 'consecutive_failures', failure_count: 3 } });
@@ -189,7 +217,10 @@ describe('Webhook dispatcher', () => {
     const webhookId = await createWebhook();
     await createProject();
     await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
-    expect((await streamOf(webhookId)).at(-1)).toMatchObject({ type: 'webhook.auto_paused', data: { reason: 'gone', failure_count: 1 } });
+    expect((await streamOf(webhookId)).at(-1)).toMatchObject({
+      type: 'webhook.auto_paused',
+      data: { reason: 'gone', failure_count: 1 },
+    });
   });
 
   /** Deliveries put straight in the queue (no events behind them), due now. */
@@ -201,14 +232,31 @@ describe('Webhook dispatcher', () => {
       checkpoint: 1,
       upsertRoutes: [],
       removeRoutes: [],
-      deliveries: ids.map((id) => ({ id, webhookId, workspaceId: 'ws_1', eventId: id, eventType: 'project.created', payload: '{}', createdAt: now, nextAttemptAt: now })),
+      deliveries: ids.map((id) => ({
+        id,
+        webhookId,
+        workspaceId: 'ws_1',
+        eventId: id,
+        eventType: 'project.created',
+        payload: '{}',
+        createdAt: now,
+        nextAttemptAt: now,
+      })),
     });
     await queue.releaseFanout('test');
     return ids;
   };
   const worker = (q: SqliteWebhookQueue, settings: WebhookSettings, name: string) => {
-    const started = new DeliveryWorker(q, new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
-      new WebhookSender(transport, box, settings, systemClock), settings, systemClock, name, { leaseMs: 60_000, pollIntervalMs: 20 }, silent);
+    const started = new DeliveryWorker(
+      q,
+      new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
+      new WebhookSender(transport, box, settings, systemClock),
+      settings,
+      systemClock,
+      name,
+      { leaseMs: 60_000, pollIntervalMs: 20 },
+      silent,
+    );
     running.push(started);
     return started;
   };
@@ -244,7 +292,9 @@ describe('Webhook dispatcher', () => {
       await new Promise((r) => setTimeout(r, 200));
       for (const w of running.splice(running.length - 2)) await w.stop();
       expect((await streamOf(webhookId)).filter((e) => e.type === 'webhook.auto_paused')).toHaveLength(1);
-      expect((await queue.loadTelemetry([webhookId]))[0].failureCount).toBe((await queue.loadTelemetry([webhookId]))[0].attempts);
+      expect((await queue.loadTelemetry([webhookId]))[0].failureCount).toBe(
+        (await queue.loadTelemetry([webhookId]))[0].attempts,
+      );
     } finally {
       await second.close();
     }
@@ -260,7 +310,12 @@ describe('Webhook dispatcher', () => {
     await until(async () => (await stateOf(webhookId)).fields.status === 'paused');
     await w1.stop();
     // The re-activation is on the stream, but queue.resetFailures never ran.
-    await repository.execute(webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', changes: { status: 'active' }, now: Date.now(), failureCount: 3 }, ctx);
+    await repository.execute(
+      webhookDecider,
+      webhookStream(webhookId),
+      { type: 'UpdateWebhook', changes: { status: 'active' }, now: Date.now(), failureCount: 3 },
+      ctx,
+    );
     expect((await queue.loadTelemetry([webhookId]))[0].failureCount).toBe(3);
     await enqueueDirect(webhookId, 1, 'second');
     const w2 = worker(queue, settings, 'worker-2');
@@ -281,14 +336,30 @@ describe('Webhook dispatcher', () => {
       checkpoint: 1,
       upsertRoutes: [],
       removeRoutes: [],
-      deliveries: ids.map((id) => ({ id, webhookId, workspaceId: 'ws_1', eventId: id, eventType: 'project.created', payload: '{}', createdAt: now, nextAttemptAt: now })),
+      deliveries: ids.map((id) => ({
+        id,
+        webhookId,
+        workspaceId: 'ws_1',
+        eventId: id,
+        eventType: 'project.created',
+        payload: '{}',
+        createdAt: now,
+        nextAttemptAt: now,
+      })),
     });
     const settings = settingsWith({ concurrency: 16 });
     const second = new SqliteWebhookQueue(join(dir, 'webhooks.db'));
     const workers = [queue, second].map((q, i) => {
-      const worker = new DeliveryWorker(q, new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
-        new WebhookSender(transport, box, settings, systemClock), settings, systemClock, `worker-${i}`,
-        { leaseMs: 60_000, pollIntervalMs: 20 }, silent);
+      const worker = new DeliveryWorker(
+        q,
+        new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
+        new WebhookSender(transport, box, settings, systemClock),
+        settings,
+        systemClock,
+        `worker-${i}`,
+        { leaseMs: 60_000, pollIntervalMs: 20 },
+        silent,
+      );
       running.push(worker);
       return worker;
     });

@@ -39,10 +39,19 @@ export class WebhookDispatcher {
     options: { fanoutLeaseMs?: number; pollIntervalMs?: number } = {},
   ) {
     this.owner = host.newOwnerId();
-    this.worker = new DeliveryWorker(queue, repository, sender, settings, clock, this.owner, {
-      leaseMs: settings.requestTimeoutMs + LEASE_MARGIN_MS,
-      pollIntervalMs: options.pollIntervalMs ?? 1_000,
-    }, logger);
+    this.worker = new DeliveryWorker(
+      queue,
+      repository,
+      sender,
+      settings,
+      clock,
+      this.owner,
+      {
+        leaseMs: settings.requestTimeoutMs + LEASE_MARGIN_MS,
+        pollIntervalMs: options.pollIntervalMs ?? 1_000,
+      },
+      logger,
+    );
     this.fanout = new WebhookFanout(
       events,
       queue,
@@ -61,7 +70,9 @@ export class WebhookDispatcher {
     await this.fanout.start();
     this.worker.start();
     this.pruneTimer = setInterval(() => {
-      this.queue.prune(this.clock.now() - this.settings.retentionMs).catch((error) => this.logger.warn('Webhook queue pruning failed', error));
+      this.queue
+        .prune(this.clock.now() - this.settings.retentionMs)
+        .catch((error) => this.logger.warn('Webhook queue pruning failed', error));
     }, PRUNE_EVERY_MS);
     this.pruneTimer.unref();
   }

@@ -56,9 +56,12 @@ export class WebhookFanout {
   async start(): Promise<void> {
     this.stopped = false;
     await this.tick();
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick());
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.timer = setInterval(
+      () => {
+        this.ticking = this.ticking.then(() => this.tick());
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
   }
 
   async stop(): Promise<void> {
@@ -126,7 +129,10 @@ export class WebhookFanout {
         // A re-activation's reset reaches the telemetry with the checkpoint, whatever happened
         // to the process that recorded it (applied once per generation, see resetFailures).
         if (webhookEvent.type === 'webhook.updated' && webhookEvent.data.reset_generation !== undefined) {
-          resets.set(webhookEvent.data.id, Math.max(resets.get(webhookEvent.data.id) ?? 0, webhookEvent.data.reset_generation));
+          resets.set(
+            webhookEvent.data.id,
+            Math.max(resets.get(webhookEvent.data.id) ?? 0, webhookEvent.data.reset_generation),
+          );
         }
         continue;
       }
@@ -137,7 +143,9 @@ export class WebhookFanout {
         checkpoint: batch[batch.length - 1].position,
         upsertRoutes: [...upserts.values()],
         removeRoutes: [...removed],
-        resetFailures: [...resets].filter(([webhookId]) => !removed.has(webhookId)).map(([webhookId, generation]) => ({ webhookId, generation })),
+        resetFailures: [...resets]
+          .filter(([webhookId]) => !removed.has(webhookId))
+          .map(([webhookId, generation]) => ({ webhookId, generation })),
         deliveries,
       });
     } catch (error) {
@@ -163,7 +171,11 @@ export class WebhookFanout {
     if (targets.length === 0) return [];
     const data = await this.views.dataAt(event);
     if (!data) return [];
-    const payload = JSON.stringify({ type: webhookType, timestamp: new Date(event.metadata.recordedAt).toISOString(), data });
+    const payload = JSON.stringify({
+      type: webhookType,
+      timestamp: new Date(event.metadata.recordedAt).toISOString(),
+      data,
+    });
     const now = this.clock.now();
     return targets.map((route) => ({
       id: deliveryIdOf(event.id, route.webhookId),
@@ -188,7 +200,11 @@ export class WebhookFanout {
       case 'webhook.updated': {
         const { event_types, status } = event.data.changes;
         if (current && (event_types !== undefined || status !== undefined)) {
-          next = { ...current, eventTypes: event_types ?? current.eventTypes, active: status === undefined ? current.active : status === 'active' };
+          next = {
+            ...current,
+            eventTypes: event_types ?? current.eventTypes,
+            active: status === undefined ? current.active : status === 'active',
+          };
         }
         break;
       }

@@ -47,7 +47,11 @@ export class WebhookSender {
     private readonly clock: Clock,
   ) {}
 
-  async attempt(target: DeliveryTarget, message: { id: string; body: string }, signal?: AbortSignal): Promise<AttemptOutcome> {
+  async attempt(
+    target: DeliveryTarget,
+    message: { id: string; body: string },
+    signal?: AbortSignal,
+  ): Promise<AttemptOutcome> {
     const attemptedAt = this.clock.now();
     let secrets: string[];
     try {
@@ -59,7 +63,10 @@ export class WebhookSender {
       ...webhookHeaders(message.id, Math.floor(attemptedAt / 1000), message.body, secrets),
       'user-agent': USER_AGENT,
     };
-    const response = await this.transport.send({ url: target.url, headers, body: message.body, timeoutMs: this.settings.requestTimeoutMs }, signal);
+    const response = await this.transport.send(
+      { url: target.url, headers, body: message.body, timeoutMs: this.settings.requestTimeoutMs },
+      signal,
+    );
     if (response.kind === 'error') {
       return { ...failure(attemptedAt, response.error), durationMs: response.durationMs, aborted: response.aborted };
     }

@@ -17,7 +17,13 @@ describe('Webhook queries', () => {
       created_by: null,
       last_triggered_at: legacy.last_triggered_at ?? null,
     });
-  const stored = (doc: WebhookView, seq: number): StoredDocument<WebhookView> => ({ id: doc.id, workspaceId: 'ws_1', seq, version: 0, doc });
+  const stored = (doc: WebhookView, seq: number): StoredDocument<WebhookView> => ({
+    id: doc.id,
+    workspaceId: 'ws_1',
+    seq,
+    version: 0,
+    doc,
+  });
   const telemetry = (webhookId: string, failureCount: number, lastTriggeredAt: number | null): WebhookTelemetry => ({
     webhookId,
     failureCount,
@@ -29,7 +35,9 @@ describe('Webhook queries', () => {
     resetGeneration: 0,
   });
 
-  const docs = Array.from({ length: 51 }, (_, i) => stored(view(`whk_${i}`, i === 2 ? { failure_count: 7, last_triggered_at: 70 } : {}), i + 1));
+  const docs = Array.from({ length: 51 }, (_, i) =>
+    stored(view(`whk_${i}`, i === 2 ? { failure_count: 7, last_triggered_at: 70 } : {}), i + 1),
+  );
   const read = {
     get: async (_collection: string, id: string) => docs.find((d) => d.id === id) ?? null,
     find: async () => docs,
@@ -56,7 +64,13 @@ describe('Webhook queries', () => {
   });
 
   it('shows one webhook with its telemetry', async () => {
-    expect(await new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_1', 'whk_0'))).toMatchObject({ id: 'whk_0', failure_count: 4, last_triggered_at: 40 });
-    await expect(new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_other', 'whk_0'))).rejects.toThrow('Webhook not found');
+    expect(await new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_1', 'whk_0'))).toMatchObject({
+      id: 'whk_0',
+      failure_count: 4,
+      last_triggered_at: 40,
+    });
+    await expect(new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_other', 'whk_0'))).rejects.toThrow(
+      'Webhook not found',
+    );
   });
 });

@@ -104,7 +104,10 @@ export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery, Webhook
   ) {}
 
   async execute({ workspaceId, webhookId }: GetWebhookQuery): Promise<WebhookView> {
-    const [view, telemetry] = await Promise.all([ownWebhook(this.read, workspaceId, webhookId), this.queue.loadTelemetry([webhookId])]);
+    const [view, telemetry] = await Promise.all([
+      ownWebhook(this.read, workspaceId, webhookId),
+      this.queue.loadTelemetry([webhookId]),
+    ]);
     return withTelemetry([view], telemetry)[0];
   }
 }
@@ -117,9 +120,16 @@ export class ListWebhooksHandler implements IQueryHandler<ListWebhooksQuery, Web
   ) {}
 
   async execute({ workspaceId, cursor }: ListWebhooksQuery): Promise<WebhookList> {
-    const found = await this.read.find<WebhookView>(WEBHOOKS, { workspaceId, afterSeq: decodeCursor(cursor), limit: PAGE_SIZE + 1 });
+    const found = await this.read.find<WebhookView>(WEBHOOKS, {
+      workspaceId,
+      afterSeq: decodeCursor(cursor),
+      limit: PAGE_SIZE + 1,
+    });
     const page = toPage(found);
-    const webhooks = page.items.length > 0 ? withTelemetry(page.items, await this.queue.loadTelemetry(page.items.map((w) => w.id))) : [];
+    const webhooks =
+      page.items.length > 0
+        ? withTelemetry(page.items, await this.queue.loadTelemetry(page.items.map((w) => w.id)))
+        : [];
     return { webhooks, count: webhooks.length, cursor: page.cursor };
   }
 }

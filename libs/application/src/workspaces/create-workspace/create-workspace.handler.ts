@@ -19,7 +19,14 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
     await this.repository.execute(
       workspaceDecider,
       workspaceStream(id),
-      { type: 'CreateWorkspace', id, name: input.name, plan: input.plan, projectLimit: input.projectLimit, now: this.clock.now() },
+      {
+        type: 'CreateWorkspace',
+        id,
+        name: input.name,
+        plan: input.plan,
+        projectLimit: input.projectLimit,
+        now: this.clock.now(),
+      },
       { ...context, workspaceId: id },
     );
     return { id };
