@@ -8,6 +8,7 @@ import { join } from 'node:path';
  * keeps its data.
  */
 // js-yaml is a devDependency; it ships no types of its own.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- no type declarations to import
 const { load } = require('js-yaml') as { load: (text: string) => unknown };
 
 interface Service {

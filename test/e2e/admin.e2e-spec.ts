@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 describe('Operator API (docs/operator-contract.md) over HTTP', () => {
@@ -101,7 +102,7 @@ describe('Operator API (docs/operator-contract.md) over HTTP', () => {
       );
     } finally {
       await second.stop();
-      require('node:fs').rmSync(first.dataDir, { recursive: true, force: true });
+      rmSync(first.dataDir, { recursive: true, force: true });
     }
   });
 });

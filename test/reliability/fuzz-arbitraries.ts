@@ -454,7 +454,7 @@ export const CONTENT_TYPES = [
 
 /** Header values Node will send (latin1, no control characters), some of them very long. */
 export const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((s) => s.replace(/[\x00-\x1f\x7f]/g, '')),
+  fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((s) => s.replace(/[\p{Cc}]/gu, '')),
   fc.constantFrom('', ' ', '*', 'W/"0"', '"0"', '"0", "1"', 'null', '0', '-1', '1e309', 'Bearer', 'Bearer ', 'bearer v1_', 'ÿþ', 'é'),
   fc.integer({ min: 100, max: 8000 }).map((n) => 'v'.repeat(n)),
 ); // prettier-ignore

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
@@ -743,7 +744,7 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
         failure.log =
           at === -1
             ? `nothing logged for request ${failure.log}`
-            : service.output.slice(at, at + 900).replace(/\x1b\[[0-9;]*m/g, '');
+            : stripVTControlCharacters(service.output.slice(at, at + 900));
       }
       // The figures first, so that a failing run reports them too.
       const statuses = [...statusCounts]

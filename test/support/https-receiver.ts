@@ -61,10 +61,10 @@ export class HttpsReceiver {
     const dir = mkdtempSync(join(tmpdir(), 'receiver-ca-'));
     const caFile = join(dir, 'ca.pem');
     writeFileSync(caFile, pems.cert);
-    let receiver: HttpsReceiver | undefined;
-    const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => receiver!.handle(req, res));
+    // No request can arrive before `receiver` exists: nobody knows the port until listen() returns.
+    const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => receiver.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new HttpsReceiver(server, (server.address() as { port: number }).port, caFile, dir);
+    const receiver = new HttpsReceiver(server, (server.address() as { port: number }).port, caFile, dir);
     return receiver;
   }
 

@@ -57,7 +57,7 @@ export class TestApp {
     }
     const response = await fetch(this.baseUrl + path, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

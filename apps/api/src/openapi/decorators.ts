@@ -47,7 +47,7 @@ const forbidden = (codes: readonly AuthCode[]) =>
   });
 
 /** Applies `decorate(method)` to every route handler of a controller class. */
-function forEachRoute(target: Function, decorate: (method: RequestMethod) => MethodDecorator) {
+function forEachRoute(target: { prototype: object }, decorate: (method: RequestMethod) => MethodDecorator) {
   const prototype = target.prototype as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name);

@@ -129,7 +129,10 @@ export function toOpenApi31<T extends object>(document: T, version = '3.1.0'): T
   }
   if (isObject(components.responses)) {
     for (const response of Object.values(components.responses))
-      if (isObject(response)) (convertContent(response.content), convertHeaders(response.headers));
+      if (isObject(response)) {
+        convertContent(response.content);
+        convertHeaders(response.headers);
+      }
   }
   convertHeaders(components.headers);
   if (isObject(components.parameters)) convertParameters(Object.values(components.parameters));
@@ -142,7 +145,10 @@ export function toOpenApi31<T extends object>(document: T, version = '3.1.0'): T
       convertParameters(operation.parameters);
       if (isObject(operation.requestBody)) convertContent(operation.requestBody.content);
       for (const response of Object.values(isObject(operation.responses) ? operation.responses : {})) {
-        if (isObject(response)) (convertContent(response.content), convertHeaders(response.headers));
+        if (isObject(response)) {
+          convertContent(response.content);
+          convertHeaders(response.headers);
+        }
       }
     }
   }

@@ -17,6 +17,7 @@ import { toOpenApi31 } from './openapi-31';
 import { addTransportAnswers, DEFAULT_BODY_LIMIT } from './transport-answers';
 import { addWebhooks } from './webhooks-document';
 import { ErrorBody } from './schemas/common.schema';
+import { Json } from './json';
 
 const DESCRIPTION = `
 A JSON REST interface to a workspace's operational data for aerial capture work: projects, jobs,
@@ -107,7 +108,6 @@ export function documentConfig(): Omit<OpenAPIObject, 'paths'> {
   return config;
 }
 
-type Json = Record<string, any>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** The limits of this deployment (DEPLOYMENT, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_PER_SECOND), as the 429 shows them. */

@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { REQUEST_TIMED_OUT } from '../http/errors';
 import type { RequestBounds } from '../http/request-bounds';
+import { Json } from './json';
 
 /**
  * The answers every route can give that no controller declares, because they come from below the
@@ -17,7 +18,6 @@ import type { RequestBounds } from '../http/request-bounds';
  * it can over loopback and compares.
  */
 
-type Json = Record<string, any>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const WITH_BODY = new Set(['put', 'post', 'patch']);
 

@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { TEST_EVENT_TYPE, WEBHOOK_RESOURCES } from '@app/application';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@app/domain';
+import { Json } from './json';
 
 /**
  * OpenAPI 3.1's top-level `webhooks`: the deliveries the service POSTs to a subscription's URL,
@@ -13,8 +14,6 @@ import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@app/domain';
  * libs/application/src/webhooks/resource-views.ts), and the test delivery's type. A new event type
  * without a payload schema below fails `webhooksOf` at startup, rather than being left out.
  */
-
-type Json = Record<string, any>;
 
 /** The resource each kind of delivery carries in `data` while it exists, as its GET answers it. */
 const LIVE_VIEW: Record<string, string> = { project: 'Project', job: 'Job', job_type: 'JobType' };

@@ -39,7 +39,14 @@ export interface ExecuteOptions {
   expectedRevision?: number;
 }
 
-type AnyDecider<State> = Pick<Decider<State, any, any>, 'initialState' | 'evolve' | 'snapshot'>;
+/**
+ * The repository loads, folds and stores the streams of every aggregate, so it erases their state,
+ * command and event types. `evolve` takes them in parameter position, where `unknown` would reject
+ * every concrete decider: `any` is the only type that erases them, and it is named once, here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Erased = any;
+type AnyDecider<State> = Pick<Decider<State, Erased, Erased>, 'initialState' | 'evolve' | 'snapshot'>;
 
 /**
  * What a unit of work sees and does: it loads streams and decides commands on them; everything it
@@ -53,7 +60,7 @@ export interface UnitOfWork {
    * `expectedRevision` (If-Match) makes the decision a 412 unless the stream is at that revision.
    */
   decide<State, Cmd>(
-    decider: Decider<State, Cmd, any>,
+    decider: Decider<State, Cmd, Erased>,
     streamId: string,
     command: Cmd | ((state: State) => Cmd),
     options?: DecideOptions,
@@ -92,7 +99,7 @@ export interface Committed<Result> {
 
 /** A stream as the batch being decided sees it. */
 interface Tracked {
-  decider: AnyDecider<any>;
+  decider: AnyDecider<Erased>;
   /** Revision it was loaded at: the expected revision of its append (or check). */
   loadedRevision: number;
   /** State and revision after the events decided so far. */
@@ -163,7 +170,7 @@ export class EventSourcedRepository {
    * may be a value or a function of the current state. A DomainError rejects only this command.
    */
   async execute<State, Cmd>(
-    decider: Decider<State, Cmd, any>,
+    decider: Decider<State, Cmd, Erased>,
     streamId: string,
     command: Cmd | ((state: State) => Cmd),
     context: CommandContext,
@@ -308,7 +315,7 @@ export class EventSourcedRepository {
   /** Loads a stream into the batch's view (once per batch); a new stream (see `newStream`) is not read. */
   async track(
     streams: Map<string, Tracked>,
-    decider: AnyDecider<any>,
+    decider: AnyDecider<Erased>,
     streamId: string,
     assumeNew = false,
   ): Promise<Tracked> {
@@ -335,7 +342,7 @@ export class EventSourcedRepository {
     return tracked;
   }
 
-  private async loadState(decider: AnyDecider<any>, streamId: string): Promise<Cached> {
+  private async loadState(decider: AnyDecider<Erased>, streamId: string): Promise<Cached> {
     const from = this.cache.get(streamId) ?? (await this.fromSnapshot(decider, streamId));
     let state = from?.state ?? decider.initialState();
     let revision = from?.revision ?? -1;
@@ -358,7 +365,7 @@ export class EventSourcedRepository {
     return cached;
   }
 
-  private async fromSnapshot(decider: AnyDecider<any>, streamId: string): Promise<Cached | undefined> {
+  private async fromSnapshot(decider: AnyDecider<Erased>, streamId: string): Promise<Cached | undefined> {
     if (!this.snapshots || !decider.snapshot) return undefined;
     try {
       const snapshot = await this.snapshots.get(streamId);
@@ -391,7 +398,7 @@ export class EventSourcedRepository {
     this.maybeSnapshot(tracked.decider, streamId, cached);
   }
 
-  private maybeSnapshot(decider: AnyDecider<any>, streamId: string, cached: Cached) {
+  private maybeSnapshot(decider: AnyDecider<Erased>, streamId: string, cached: Cached) {
     if (!this.snapshots || !decider.snapshot || cached.lastEventId === null) return;
     if (cached.revision - cached.snapshotRevision < SNAPSHOT_EVERY) return;
     cached.snapshotRevision = cached.revision;
@@ -431,7 +438,7 @@ export class EventSourcedRepository {
   }
 }
 
-function foldRecorded(decider: AnyDecider<any>, events: RecordedEvent[], state: unknown): unknown {
+function foldRecorded(decider: AnyDecider<Erased>, events: RecordedEvent[], state: unknown): unknown {
   for (const event of events) state = decider.evolve(state, event as unknown as DomainEvent);
   return state;
 }
@@ -451,7 +458,7 @@ class Unit implements UnitOfWork {
     private readonly trustNew: boolean,
   ) {}
 
-  private async view(decider: AnyDecider<any>, streamId: string, newStream = false): Promise<Tracked> {
+  private async view(decider: AnyDecider<Erased>, streamId: string, newStream = false): Promise<Tracked> {
     const mine = this.own.get(streamId);
     if (mine) return mine;
     const shared = await this.repository.track(this.batch, decider, streamId, newStream && this.trustNew);
@@ -466,7 +473,7 @@ class Unit implements UnitOfWork {
   }
 
   async decide<State, Cmd>(
-    decider: Decider<State, Cmd, any>,
+    decider: Decider<State, Cmd, Erased>,
     streamId: string,
     command: Cmd | ((state: State) => Cmd),
     options: DecideOptions = {},

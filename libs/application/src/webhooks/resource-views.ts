@@ -21,6 +21,9 @@ import { EventStore, RecordedEvent } from '../ports/event-store.port';
  * Registration point: a new kind of resource adds an entry to WEBHOOK_RESOURCES, and its event
  * types to WEBHOOK_EVENT_TYPES in the domain when the API reference lists them.
  */
+// The registry holds resources of different state types side by side; `any` erases them (a
+// default of `unknown` would reject each concrete `evolve` in parameter position).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface WebhookResource<State = any> {
   /** Store event type -> the webhook event type it is delivered as. */
   readonly events: Readonly<Record<string, WebhookEventType>>;

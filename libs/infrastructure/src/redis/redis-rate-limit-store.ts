@@ -122,7 +122,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       // Without retries the client has ended by itself; disconnecting an ended client would
       // keep the process alive for a while.
       if (client.status !== 'end') client.disconnect();
-      throw new Error(`Cannot reach Redis at ${redact(url)}: ${(error as Error).message}`);
+      throw new Error(`Cannot reach Redis at ${redact(url)}: ${(error as Error).message}`, { cause: error });
     }
     connected = true;
     return new RedisRateLimitStore(client, options.keyPrefix ?? 'ratelimit:');

@@ -26,6 +26,7 @@ function load() {
         `dependency better-sqlite3-node20, which did not install (it compiles on install when no ` +
         `prebuilt binary can be downloaded: python3, make and a C++ compiler). Node 22.14+ or 24 ` +
         `need none of that. Cause: ${(error && error.message) || error}`,
+      { cause: error },
     );
   }
 }

@@ -11,11 +11,13 @@ describe('the SQLite driver', () => {
   // Never require('better-sqlite3') itself where it is not the choice: 13 crashes on load there.
   const chosen = napi >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
 
+  /* eslint-disable @typescript-eslint/no-require-imports -- the module is chosen by name at run time */
   it(`is ${chosen} on Node ${process.version} (Node-API ${napi}): 13 where Node-API 10 exists, 12 before`, () => {
     expect(Database).toBe(require(chosen));
     const major = Number((require(`${chosen}/package.json`) as { version: string }).version.split('.')[0]);
     expect(major).toBe(napi >= 10 ? 13 : 12);
   });
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   it('opens, prepares and closes', () => {
     const db = new Database(':memory:');
