@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { deliveryIdOf } from '@app/application/webhooks/webhook-signature';
+import { PRIORITIES, STATUS_VALUES, WEBHOOK_EVENT_TYPES } from '@app/domain';
 import { plusDays, today } from '../support/dates';
 import { HttpsReceiver, ReceivedRequest } from '../support/https-receiver';
 import { RawHttpClient, RawResponse, TransportError } from '../support/raw-http';
@@ -38,29 +39,9 @@ import { startServiceProcess } from '../support/service-start';
 const profile = reliabilityProfile();
 const P = profile.crash;
 
-const STATUSES = [
-  'draft',
-  'not_started',
-  'planned',
-  'in_progress',
-  'completed',
-  'on_hold',
-  'weather_delayed',
-  'technical_issues',
-  'cancelled',
-  'aborted',
-];
-const PRIORITIES = ['low', 'medium', 'high'];
-const ALL_EVENT_TYPES = [
-  'project.created',
-  'project.updated',
-  'project.deleted',
-  'job.created',
-  'job.updated',
-  'job.deleted',
-  'job_type.created',
-  'job_type.deleted',
-];
+// Every status but "other", which needs a reason the generators do not write.
+const STATUSES = STATUS_VALUES.filter((status) => status !== 'other');
+const ALL_EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 const PROJECT_START = '2030-01-01';
 /** Short retries so retries happen many times within a run; enough attempts to outlast any outage here. */
 const RETRY_DELAYS_MS = [
@@ -331,7 +312,8 @@ describe(`Crash safety: SIGKILL and restart on the same DATA_DIR (${profile.name
   };
 
   const live = (map: Map<string, Tracked>) => [...map.values()].filter((t) => t.state === 'live');
-  const pick = <T>(items: T[]): T | undefined => (items.length === 0 ? undefined : items[randomInt(items.length)]);
+  const pick = <T>(items: readonly T[]): T | undefined =>
+    items.length === 0 ? undefined : items[randomInt(items.length)];
 
   // --- operations (each keeps the model exact: acknowledged, not applied, or unknown) -----------
   async function createProject(client: RawHttpClient) {

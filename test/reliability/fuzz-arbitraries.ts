@@ -1,4 +1,13 @@
 import fc from 'fast-check';
+import {
+  CAPTURE_TYPES,
+  JOB_PATTERNS,
+  MEMBER_ROLES,
+  PRIORITIES,
+  RECURRING_FREQUENCIES,
+  STATUS_VALUES,
+  WEBHOOK_EVENT_TYPES,
+} from '@app/domain';
 import { plusDays, today } from '../support/dates';
 import type { RouteInfo } from '../support/route-inventory';
 
@@ -14,44 +23,12 @@ import type { RouteInfo } from '../support/route-inventory';
  * targets, and a generated URL must never make it send anything off this machine.
  */
 
-export const STATUSES = [
-  'draft',
-  'not_started',
-  'planned',
-  'in_progress',
-  'completed',
-  'on_hold',
-  'weather_delayed',
-  'technical_issues',
-  'cancelled',
-  'aborted',
-  'other',
-];
-const PRIORITIES = ['low', 'medium', 'high'];
-const PATTERNS = ['one_time', 'recurring'];
-const FREQUENCIES = ['daily', 'weekly', 'monthly', 'yearly', 'flexible'];
-const CAPTURE_TYPES = [
-  'drone_inspection',
-  'thermal_inspection',
-  'video_capture',
-  '3d_mapping',
-  'lidar_scan',
-  'orthomosaic',
-  'ground_smartphone',
-  'ground_360',
-  'panorama',
-];
-const EVENT_TYPES = [
-  'project.created',
-  'project.updated',
-  'project.deleted',
-  'job.created',
-  'job.updated',
-  'job.deleted',
-  'job_type.created',
-  'job_type.deleted',
-];
-const ROLES = ['root', 'project_manager', 'ops_lead', 'pilot', 'client'];
+// The valid values come from the domain's declarations: a value added there is fuzzed here too.
+export const STATUSES: readonly string[] = STATUS_VALUES;
+const EVENT_TYPES: readonly string[] = WEBHOOK_EVENT_TYPES;
+const PATTERNS: readonly string[] = JOB_PATTERNS;
+const FREQUENCIES: readonly string[] = RECURRING_FREQUENCIES;
+const ROLES: readonly string[] = MEMBER_ROLES;
 
 // ---------------------------------------------------------------------------------------------
 // JSON text

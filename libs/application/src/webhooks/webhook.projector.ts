@@ -1,4 +1,4 @@
-import { WebhookEvent, webhookView } from '@app/domain';
+import { createdWebhookFields, WebhookEvent, webhookView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
 import { Projector } from '../projections/projector';
@@ -15,17 +15,7 @@ export const webhookProjector: Projector = {
     switch (event.type) {
       case 'webhook.created': {
         const d = event.data;
-        const doc = webhookView(d.id, {
-          name: d.name,
-          url: d.url,
-          event_types: d.event_types,
-          status: 'active',
-          failure_count: 0,
-          created: d.created,
-          updated: d.created,
-          created_by: d.created_by,
-          last_triggered_at: null,
-        });
+        const doc = webhookView(d.id, createdWebhookFields(d));
         return [
           {
             op: 'put',

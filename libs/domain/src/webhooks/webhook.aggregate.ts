@@ -7,6 +7,7 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATUSES,
   WebhookChanges,
+  WebhookCreated,
   WebhookCreatedBy,
   WebhookEvent,
   WebhookEventType,
@@ -275,17 +276,7 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
         status: 'live',
         id: d.id,
         workspaceId: d.workspace_id,
-        fields: {
-          name: d.name,
-          url: d.url,
-          event_types: d.event_types,
-          status: 'active',
-          failure_count: 0,
-          created: d.created,
-          updated: d.created,
-          created_by: d.created_by,
-          last_triggered_at: null,
-        },
+        fields: createdWebhookFields(d),
         secrets: { current: d.sealed_secret, previous: null },
         resetGeneration: 0,
       };
@@ -355,6 +346,21 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
   decide,
   snapshot: jsonSnapshot<WebhookState>(2), // 2: resetGeneration (failure telemetry moved to the delivery store)
 };
+
+/** A new subscription: active, no failures, never triggered. The aggregate and the read model both start here. */
+export function createdWebhookFields(d: WebhookCreated['data']): WebhookFields {
+  return {
+    name: d.name,
+    url: d.url,
+    event_types: d.event_types,
+    status: 'active',
+    failure_count: 0,
+    created: d.created,
+    updated: d.created,
+    created_by: d.created_by,
+    last_triggered_at: null,
+  };
+}
 
 /** The webhook as the API shows it (docs/api.md, Webhooks without `secret`); shared by the projector and the tests. */
 export function webhookView(id: string, fields: WebhookFields) {

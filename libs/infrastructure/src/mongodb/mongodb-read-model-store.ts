@@ -13,6 +13,7 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
+import { inTransaction, supportsTransactions } from './transactions';
 
 /** How a read-model document is stored: the port's envelope in `_`-fields, the document's own fields beside them. */
 interface StoredRow extends Document {
@@ -183,7 +184,7 @@ export class MongoReadModelStore implements ReadModelStore {
         await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite(checkpointWrites, { ordered: true, session });
       }
     };
-    await this.inTransaction(run);
+    await inTransaction(this.client, this.transactions, run);
   }
 
   async getCheckpoints(): Promise<Record<string, number>> {
@@ -273,17 +274,6 @@ export class MongoReadModelStore implements ReadModelStore {
 
   async close(): Promise<void> {
     await this.client.close();
-  }
-
-  private async inTransaction(work: (session?: ClientSession) => Promise<void>): Promise<void> {
-    if (!this.transactions) return work();
-    const session = this.client.startSession();
-    try {
-      // withTransaction retries the whole callback on transient errors; `work` only writes.
-      await session.withTransaction(() => work(session));
-    } finally {
-      await session.endSession();
-    }
   }
 
   private collection(name: string): Collection<StoredRow> {
@@ -439,13 +429,6 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
 }
 
 /** Transactions need a replica set member (`setName`) or a mongos router (`msg: isdbgrid`). */
-async function supportsTransactions(db: Db): Promise<boolean> {
-  const hello = await db
-    .admin()
-    .command({ hello: 1 })
-    .catch(() => db.admin().command({ isMaster: 1 })); // servers before 4.4.2 only know isMaster
-  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-}
 
 /** The database named in a `mongodb://` / `mongodb+srv://` URL's path, if any. */
 function dbNameFromUrl(url: string): string | undefined {

@@ -16,6 +16,7 @@ import {
   WebhookRoute,
   WebhookTelemetry,
 } from '@app/application/ports';
+import { inTransaction, supportsTransactions } from './transactions';
 
 interface FanoutDoc {
   _id: string;
@@ -128,8 +129,7 @@ export class MongoWebhookQueue implements WebhookQueue {
     await client.connect();
     try {
       const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
-      const hello = await db.admin().command({ hello: 1 });
-      const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+      const transactions = await supportsTransactions(db);
       return new MongoWebhookQueue(client, db, transactions);
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -179,7 +179,7 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
-    await this.inTransaction(async (session) => {
+    await inTransaction(this.client, this.transactions, async (session) => {
       if (this.transactions) {
         const current = await this.fanout.findOne({ _id: FANOUT }, { session });
         if (current?.owner !== owner) throw new FanoutLeaseLostError(owner);
@@ -292,7 +292,7 @@ export class MongoWebhookQueue implements WebhookQueue {
     if (requests.length === 0) return { settled: [], telemetry: [] };
     let settled: boolean[] = [];
     let telemetry: TelemetryChange[] = [];
-    await this.inTransaction(async (session) => {
+    await inTransaction(this.client, this.transactions, async (session) => {
       settled = []; // withTransaction may run this again
       telemetry = [];
       const attempts: DeliveryAttempt[] = [];
@@ -405,7 +405,7 @@ export class MongoWebhookQueue implements WebhookQueue {
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await this.inTransaction(async (session) => {
+    await inTransaction(this.client, this.transactions, async (session) => {
       await this.insertAttempts([attempt], session);
       await this.telemetry.updateOne(
         { _id: attempt.webhookId },
@@ -512,16 +512,6 @@ export class MongoWebhookQueue implements WebhookQueue {
 
   async close(): Promise<void> {
     await this.client.close();
-  }
-
-  private async inTransaction(work: (session?: ClientSession) => Promise<void>): Promise<void> {
-    if (!this.transactions) return work();
-    const session = this.client.startSession();
-    try {
-      await session.withTransaction(() => work(session));
-    } finally {
-      await session.endSession();
-    }
   }
 }
 
