@@ -9,81 +9,25 @@
 const { randomUUID } = require('node:crypto');
 const { mkdtempSync } = require('node:fs');
 const { join } = require('node:path');
+const { envelope, projectCreated, seedWorkspace } = require('./seed-events');
 
 const STREAM_EVENTS = Number(process.env.BENCH_STREAM_EVENTS ?? 1_000_000);
 const LIVE = 1000;
 
-const operator = { type: 'operator' };
-const createdBy = { id: 'operator', email: null, first_name: 'Operator', last_name: null, profile_picture: null };
-const envelope = (type, data, workspaceId, at) => ({
-  id: randomUUID(),
-  type,
-  schemaVersion: 1,
-  data,
-  metadata: { workspaceId, actor: operator, requestId: null, correlationId: 'seed', causationId: null, recordedAt: at },
-});
-const projectCreated = (id, workspaceId, now) =>
-  envelope(
-    'project.created',
-    {
-      id,
-      workspace_id: workspaceId,
-      name: `Project ${id}`,
-      description: 'Seeded',
-      status: 'planned',
-      other_status_reason: null,
-      start_date: '2026-01-01',
-      end_date: null,
-      external_id: null,
-      created_by: createdBy,
-      created: now,
-    },
-    workspaceId,
-    now,
-  );
-
 async function seedLongStream(dataDir, log) {
   const { SqliteEventStore } = require('../dist/libs/infrastructure/src/sqlite');
-  const { generateApiKey } = require('../dist/libs/application/src/workspaces/api-key-secret');
   const store = new SqliteEventStore(join(dataDir, 'events.db'));
   const now = Date.now();
   const tenants = {};
   for (const name of ['long', 'other']) {
-    const workspaceId = `ws_${name}`;
-    const { key, hash } = generateApiKey();
-    await store.appendToStream(
-      `workspace-${workspaceId}`,
-      [
-        envelope(
-          'workspace.created',
-          { id: workspaceId, name, plan: 'enterprise', project_limit: null, created: now },
-          workspaceId,
-          now,
-        ),
-        envelope(
-          'workspace.api_key_created',
-          {
-            workspace_id: workspaceId,
-            key_id: `key_${name}`,
-            name: 'bench',
-            scope: 'full_access',
-            key_hash: hash,
-            created: now,
-          },
-          workspaceId,
-          now,
-        ),
-      ],
-      { expectedRevision: 'no_stream' },
-    );
-    tenants[name] = { workspaceId, key };
+    tenants[name] = await seedWorkspace(store, name, now);
   }
   const other = tenants.other;
   const otherId = 'prj_other_0';
   await store.appendToStreams([
     {
       streamId: `project-${otherId}`,
-      events: [projectCreated(otherId, other.workspaceId, now)],
+      events: [projectCreated(otherId, other.workspaceId, `Project ${otherId}`, now)],
       expectedRevision: 'no_stream',
     },
   ]);
@@ -100,7 +44,7 @@ async function seedLongStream(dataDir, log) {
     const appends = [];
     for (let i = start; i < Math.min(churned + LIVE, start + BATCH); i++) {
       const id = `prj_long_${i}`;
-      const events = [projectCreated(id, workspaceId, now)];
+      const events = [projectCreated(id, workspaceId, `Project ${id}`, now)];
       wsEvents.push(
         envelope('workspace.project_slot_reserved', { workspace_id: workspaceId, project_id: id }, workspaceId, now),
       );

@@ -174,19 +174,24 @@ export class ProjectionMaintenance {
   queue(names: string[]): void {
     for (const name of names) {
       this.projector(name);
-      this.progress.set(name, {
-        projection: name,
-        state: 'queued',
-        processed: 0,
-        position: START,
-        head: 0,
-        eventsPerSecond: 0,
-        etaSeconds: null,
-        startedAt: this.clock(),
-        finishedAt: null,
-        error: null,
-      });
+      this.progress.set(name, this.startingProgress(name, 'queued'));
     }
+  }
+
+  /** A rebuild's progress before its first event. */
+  private startingProgress(name: string, state: 'queued' | 'running'): RebuildProgress {
+    return {
+      projection: name,
+      state,
+      processed: 0,
+      position: START,
+      head: 0,
+      eventsPerSecond: 0,
+      etaSeconds: null,
+      startedAt: this.clock(),
+      finishedAt: null,
+      error: null,
+    };
   }
 
   /**
@@ -198,18 +203,7 @@ export class ProjectionMaintenance {
     this.requireProjector('A rebuild');
     const current = this.progress.get(name);
     if (current?.state === 'running') return { progress: current, done: this.waitFor(name) };
-    const progress: RebuildProgress = {
-      projection: name,
-      state: 'running',
-      processed: 0,
-      position: START,
-      head: 0,
-      eventsPerSecond: 0,
-      etaSeconds: null,
-      startedAt: this.clock(),
-      finishedAt: null,
-      error: null,
-    };
+    const progress = this.startingProgress(name, 'running');
     this.progress.set(name, progress);
     const done = this.rebuild(projector, progress).then(
       () => {
