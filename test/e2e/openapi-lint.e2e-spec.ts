@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { WEBHOOK_EVENT_TYPES } from '@app/domain';
 import { parseRawResponse, rawExchange } from '../support/raw-http';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
  * Issue 14: the served OpenAPI document lints clean with @redocly/cli's recommended rules (the
@@ -13,7 +14,6 @@ import { ADMIN_TOKEN, TestApp } from '../support/test-app';
  * and describes the webhook deliveries (OpenAPI 3.1 `webhooks`).
  */
 
-type Json = Record<string, any>;
 const ROOT = join(__dirname, '../..');
 const REDOCLY = join(ROOT, 'node_modules/.bin/redocly');
 
@@ -32,19 +32,8 @@ function redoclyLint(file: string): Promise<{ code: number; out: string }> {
   });
 }
 
-const resolve = (document: Json, object: Json): Json =>
-  object?.$ref
-    ? resolve(
-        document,
-        object.$ref
-          .slice(2)
-          .split('/')
-          .reduce((node: Json, key: string) => node?.[key], document),
-      )
-    : object;
-
 const exampleMessages = (document: Json, response: Json) =>
-  Object.values(resolve(document, response).content['application/json'].examples as Json).map(
+  Object.values(resolveRef(document, response).content['application/json'].examples as Json).map(
     (e: Json) => e.value.message,
   );
 
@@ -133,7 +122,7 @@ describe('OpenAPI document: lint, transport answers, webhooks', () => {
     expect(exampleMessages(document, get['408'])[0]).toMatch(
       /^The request was not received in time \(headers within 15 s, all of it within 20 s\)$/,
     );
-    expect(resolve(document, get['503']).headers['Retry-After']).toBeDefined();
+    expect(resolveRef(document, get['503']).headers['Retry-After']).toBeDefined();
   });
 
   it('describes every webhook delivery: its payload (type, timestamp, the resource) and the signature headers', () => {
@@ -143,13 +132,13 @@ describe('OpenAPI document: lint, transport answers, webhooks', () => {
       expect(
         operation.parameters.filter((p: Json) => p.in === 'header' && p.required).map((p: Json) => p.name),
       ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-      const schema = resolve(document, operation.requestBody.content['application/json'].schema);
+      const schema = resolveRef(document, operation.requestBody.content['application/json'].schema);
       expect(schema.required).toEqual(['type', 'timestamp', 'data']);
       expect(schema.properties.type.const).toBe(type);
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '410']));
     }
     const data = (type: string) =>
-      resolve(document, document.webhooks[type].post.requestBody.content['application/json'].schema).properties.data;
+      resolveRef(document, document.webhooks[type].post.requestBody.content['application/json'].schema).properties.data;
     expect(data('project.updated')).toEqual({ $ref: '#/components/schemas/Project' });
     expect(data('job.created')).toEqual({ $ref: '#/components/schemas/Job' });
     expect(data('job_type.created')).toEqual({ $ref: '#/components/schemas/JobType' });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ADMIN_TOKEN, HttpResult, TestApp } from '../support/test-app';
+import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
  * Issue 5 point 6: the OpenAPI 3.1 document at /openapi.json, generated from the controllers and
@@ -10,7 +11,6 @@ import { ADMIN_TOKEN, HttpResult, TestApp } from '../support/test-app';
  * the application actually registers, and against what the service actually answers.
  */
 
-type Json = Record<string, any>;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const AUTH_CODES = [
   'invalid_api_key',
@@ -94,17 +94,6 @@ function* walk(value: unknown, where = '#'): Generator<[string, Json]> {
     for (const [key, inner] of Object.entries(value)) yield* walk(inner, `${where}/${key}`);
   }
 }
-
-const resolve = (document: Json, object: Json): Json =>
-  object?.$ref
-    ? resolve(
-        document,
-        object.$ref
-          .slice(2)
-          .split('/')
-          .reduce((node: Json, key: string) => node?.[key], document),
-      )
-    : object;
 
 describe('OpenAPI document (/openapi.json)', () => {
   let t: TestApp;
@@ -190,13 +179,13 @@ describe('OpenAPI document (/openapi.json)', () => {
       if (path.startsWith('/v1/admin/')) expect(codes).toEqual(['invalid_admin_token', 'api_key_path_not_allowed']);
       else
         expect({ route, readOnly: codes.includes('read_only_access') }).toEqual({ route, readOnly: method !== 'GET' });
-      expect(resolve(document, responses['429'])?.content?.['application/json']?.schema).toEqual({
+      expect(resolveRef(document, responses['429'])?.content?.['application/json']?.schema).toEqual({
         $ref: '#/components/schemas/Error',
       });
       // Other errors are { message }, with examples.
       for (const [status, response] of Object.entries(responses)) {
         if (!/^4\d\d$/.test(status) || status === '403') continue;
-        const media = resolve(document, response as Json).content['application/json'];
+        const media = resolveRef(document, response as Json).content['application/json'];
         expect({ route, status, schema: media.schema }).toEqual({
           route,
           status,

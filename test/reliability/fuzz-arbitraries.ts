@@ -311,13 +311,8 @@ export function bodySchemas(fixture: Fixture): Record<string, Field[]> {
   };
 }
 
-const EXTRA_KEYS = [
-  '__proto__',
-  'constructor',
-  'prototype',
-  '$set',
-  '$where',
-  '_id',
+/** Fields no client may ever set, whatever the route (mass assignment). */
+export const NEVER_WRITABLE = [
   'id',
   'workspace_id',
   'created',
@@ -327,6 +322,19 @@ const EXTRA_KEYS = [
   'key_hash',
   'is_predefined',
   'failure_count',
+  'last_triggered_at',
+  '_id',
+  'profile_sealed',
+];
+
+/** Keys sent beside a body's fields now and then: the never-writable ones and prototype or operator keys. */
+const EXTRA_KEYS = [
+  ...NEVER_WRITABLE,
+  '__proto__',
+  'constructor',
+  'prototype',
+  '$set',
+  '$where',
   'archived',
   'laanc_number',
   '',

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { classifyAddress } from '@app/domain/webhooks/target-address';
+import { NEVER_WRITABLE } from './fuzz-arbitraries';
 import { plusDays, today } from '../support/dates';
 import { HttpsReceiver } from '../support/https-receiver';
 import { RawResponse } from '../support/raw-http';
@@ -52,22 +53,6 @@ const SPEC_FIELDS = {
   webhook: ['created', 'created_by', 'event_types', 'failure_count', 'id', 'last_triggered_at', 'name', 'status', 'updated', 'url'],
   webhookCreator: ['email', 'first_name', 'id', 'last_name'],
 }; // prettier-ignore
-
-/** Fields no client may ever set, whatever the route (mass assignment). */
-const NEVER_WRITABLE = [
-  'id',
-  'workspace_id',
-  'created',
-  'updated',
-  'created_by',
-  'secret',
-  'key_hash',
-  'is_predefined',
-  'failure_count',
-  'last_triggered_at',
-  '_id',
-  'profile_sealed',
-];
 
 /** Response keys that are internal wherever they appear. */
 const INTERNAL_KEY = /^_|^key_hash$|^profile_sealed$|^secret_box|^sealed/;
