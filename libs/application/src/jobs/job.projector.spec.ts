@@ -1,0 +1,247 @@
+import { JobCreated, jobStream } from '@app/domain';
+import { projectorSpec, SpecHistory } from '../projections/projector.spec-helper';
+import { JOB_ASSIGNMENTS, jobProjector, JOBS } from './job.projector';
+
+const created = (id: string, workspaceId: string, projectId: string): JobCreated => ({
+  type: 'job.created',
+  data: {
+    id,
+    workspace_id: workspaceId,
+    project_id: projectId,
+    name: 'Facade scan',
+    description: null,
+    type: 'inspection',
+    status: 'other',
+    priority: 'high',
+    job_pattern: 'one_time',
+    start_date: '2026-12-01',
+    end_date: null,
+    latitude: 48.1,
+    longitude: 11.5,
+    inspection_notes: null,
+    capture_types: ['drone_inspection'],
+    external_id: null,
+    recurring_frequency: null,
+    recurring_interval: null,
+    selected_days_of_week: null,
+    week_of_month: null,
+    weeks_of_month: null,
+    flights_per_occurrence: null,
+    other_status_reason: 'weather',
+    created: 100,
+  },
+});
+
+/** The document of `created(...)` as GET .../jobs/{id} serves it. */
+const shown = (id: string, projectId: string) => ({
+  id,
+  name: 'Facade scan',
+  description: null,
+  type: 'inspection',
+  status: 'other',
+  priority: 'high',
+  job_pattern: 'one_time',
+  start_date: '2026-12-01',
+  end_date: null,
+  latitude: 48.1,
+  longitude: 11.5,
+  project_id: projectId,
+  inspection_notes: null,
+  capture_types: ['drone_inspection'],
+  external_id: null,
+  created: 100,
+  updated: 100,
+  recurring_frequency: null,
+  recurring_interval: null,
+  selected_days_of_week: null,
+  week_of_month: null,
+  weeks_of_month: null,
+  flights_per_occurrence: null,
+});
+
+const ref = (id: string, workspaceId = 'ws_1', projectId = 'prj_1') => ({
+  id,
+  workspace_id: workspaceId,
+  project_id: projectId,
+});
+
+describe('job projector: given events -> job and assignment documents', () => {
+  const projection = projectorSpec(jobProjector);
+  let history: SpecHistory;
+  beforeEach(() => {
+    history = new SpecHistory();
+  });
+
+  it('a created job is its view, without the write-only other_status_reason', async () => {
+    await projection.given(history.record(jobStream('job_1'), created('job_1', 'ws_1', 'prj_1')));
+
+    await projection.expectDocuments({
+      [JOBS]: [{ id: 'job_1', workspaceId: 'ws_1', seq: 1, version: 0, doc: shown('job_1', 'prj_1') }],
+    });
+  });
+
+  it('an update sets what changed, never other_status_reason, and moves the version', async () => {
+    const stream = jobStream('job_1');
+    await projection.given(
+      history.record(stream, created('job_1', 'ws_1', 'prj_1')),
+      history.record(stream, {
+        type: 'job.updated',
+        data: {
+          ...ref('job_1'),
+          changes: { name: 'Roof scan', status: 'planned', other_status_reason: null, latitude: null },
+          updated: 200,
+        },
+      }),
+    );
+
+    await projection.expectDocuments({
+      [JOBS]: [
+        {
+          id: 'job_1',
+          workspaceId: 'ws_1',
+          seq: 1,
+          version: 1,
+          doc: { ...shown('job_1', 'prj_1'), name: 'Roof scan', status: 'planned', latitude: null, updated: 200 },
+        },
+      ],
+    });
+  });
+
+  it('assigned pilots are one document each, in request order; the job mirrors the new revision', async () => {
+    const stream = jobStream('job_1');
+    await projection.given(
+      history.record(stream, created('job_1', 'ws_1', 'prj_1')),
+      history.record(stream, {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_b', 'usr_a'], occurrences_per_pilot: 3, assigned: 200 },
+      }),
+    );
+
+    await projection.expectDocuments({
+      [JOBS]: [{ id: 'job_1', workspaceId: 'ws_1', seq: 1, version: 1, doc: shown('job_1', 'prj_1') }],
+      [JOB_ASSIGNMENTS]: [
+        {
+          id: 'job_1:usr_a',
+          workspaceId: 'ws_1',
+          seq: 2,
+          version: 0,
+          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_a', assigned: 200, index: 1 },
+        },
+        {
+          id: 'job_1:usr_b',
+          workspaceId: 'ws_1',
+          seq: 2,
+          version: 0,
+          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_b', assigned: 200, index: 0 },
+        },
+      ],
+    });
+  });
+
+  it('unassigned pilots lose their document; the others keep theirs', async () => {
+    const stream = jobStream('job_1');
+    await projection.given(
+      history.record(stream, created('job_1', 'ws_1', 'prj_1')),
+      history.record(stream, {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_a', 'usr_b'], occurrences_per_pilot: 1, assigned: 200 },
+      }),
+      history.record(stream, {
+        type: 'job.pilots_unassigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, unassigned: 300 },
+      }),
+    );
+
+    await projection.expectDocuments({
+      [JOBS]: [{ id: 'job_1', workspaceId: 'ws_1', seq: 1, version: 2, doc: shown('job_1', 'prj_1') }],
+      [JOB_ASSIGNMENTS]: [
+        {
+          id: 'job_1:usr_b',
+          workspaceId: 'ws_1',
+          seq: 2,
+          version: 0,
+          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_b', assigned: 200, index: 1 },
+        },
+      ],
+    });
+  });
+
+  it('a deleted job takes its assignments with it, and only its own', async () => {
+    await projection.given(
+      history.record(jobStream('job_1'), created('job_1', 'ws_1', 'prj_1')),
+      history.record(jobStream('job_2'), created('job_2', 'ws_1', 'prj_1')),
+      history.record(jobStream('job_1'), {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
+      }),
+      history.record(jobStream('job_2'), {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_2'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
+      }),
+      history.record(jobStream('job_1'), { type: 'job.deleted', data: { ...ref('job_1'), deleted: 300 } }),
+    );
+
+    await projection.expectDocuments({
+      [JOBS]: [{ id: 'job_2', workspaceId: 'ws_1', seq: 2, version: 1, doc: shown('job_2', 'prj_1') }],
+      [JOB_ASSIGNMENTS]: [
+        {
+          id: 'job_2:usr_a',
+          workspaceId: 'ws_1',
+          seq: 4,
+          version: 0,
+          doc: { job_id: 'job_2', project_id: 'prj_1', pilot_id: 'usr_a', assigned: 200, index: 0 },
+        },
+      ],
+    });
+  });
+
+  it('a redelivered assignment does not assign twice; a redelivered history leaves the same documents', async () => {
+    const stream = jobStream('job_1');
+    const events = [
+      history.record(stream, created('job_1', 'ws_1', 'prj_1')),
+      history.record(stream, {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_a', 'usr_b'], occurrences_per_pilot: 2, assigned: 200 },
+      }),
+      history.record(stream, {
+        type: 'job.updated',
+        data: { ...ref('job_1'), changes: { name: 'Roof scan' }, updated: 300 },
+      }),
+    ];
+    await projection.given(...events);
+    const once = await projection.documents();
+
+    await projection.given(events[1]);
+    await projection.given(...events);
+
+    expect(await projection.documents()).toEqual(once);
+    expect(await projection.store.count(JOB_ASSIGNMENTS, { where: { job_id: 'job_1' } })).toBe(2);
+  });
+
+  it("another workspace's jobs and assignments stay in that workspace, and its deletions touch only its own", async () => {
+    await projection.given(
+      history.record(jobStream('job_1'), created('job_1', 'ws_1', 'prj_1')),
+      history.record(jobStream('job_1'), {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
+      }),
+      history.record(jobStream('job_9'), created('job_9', 'ws_2', 'prj_9')),
+      history.record(jobStream('job_9'), {
+        type: 'job.pilots_assigned',
+        data: { ...ref('job_9', 'ws_2', 'prj_9'), pilot_ids: ['usr_z'], occurrences_per_pilot: 1, assigned: 200 },
+      }),
+      // ws_2's deletion removes ws_2's job and assignments, nothing of ws_1.
+      history.record(jobStream('job_9'), {
+        type: 'job.deleted',
+        data: { ...ref('job_9', 'ws_2', 'prj_9'), deleted: 300 },
+      }),
+    );
+
+    expect((await projection.store.find(JOBS, { workspaceId: 'ws_1', limit: 10 })).map((d) => d.id)).toEqual(['job_1']);
+    expect(await projection.store.find(JOBS, { workspaceId: 'ws_2', limit: 10 })).toEqual([]);
+    expect((await projection.store.find(JOB_ASSIGNMENTS, { workspaceId: 'ws_1', limit: 10 })).map((d) => d.id)).toEqual(
+      ['job_1:usr_a'],
+    );
+    expect(await projection.store.find(JOB_ASSIGNMENTS, { workspaceId: 'ws_2', limit: 10 })).toEqual([]);
+  });
+});

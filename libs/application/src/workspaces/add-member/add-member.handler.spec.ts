@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MEMBER_EMAIL_TAKEN, MemberProfile, OPERATOR, WORKSPACE_NOT_FOUND, workspaceStream } from '@app/domain';
+import { SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
+import { PersonalDataVault } from '../../privacy/personal-data-vault';
+import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
+import { AddMemberCommand } from './add-member.command';
+import { AddMemberHandler } from './add-member.handler';
+
+const profile: MemberProfile = {
+  email: 'Pat@Example.com',
+  first_name: 'Pat',
+  last_name: 'Lee',
+  phone_number: null,
+  profile_picture: null,
+};
+
+describe('AddMemberHandler (embedded event store and subject key store)', () => {
+  const spec = handlerSpec();
+  let dir: string;
+  let keys: SqliteSubjectKeyStore;
+  let vault: PersonalDataVault;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-keys-'));
+    keys = new SqliteSubjectKeyStore(join(dir, 'keys.db'));
+    vault = new PersonalDataVault(keys);
+    await spec.given(workspaceStream('ws_1'), given.workspaceCreated('ws_1'));
+  });
+  afterEach(async () => {
+    await keys.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const add = (member: MemberProfile = profile, workspaceId = 'ws_1') =>
+    new AddMemberHandler(spec.repository, spec.clock, spec.ids, vault).execute(
+      new AddMemberCommand(spec.context(null, { actor: OPERATOR }), workspaceId, {
+        role: 'pilot',
+        status: 'active',
+        title: 'Chief pilot',
+        profile: member,
+      }),
+    );
+
+  it('records the member with their personal data sealed under their own key, never in clear', async () => {
+    const { result, events, recorded } = await spec.when(() => add());
+
+    expect(result).toEqual({ id: 'usr_1' });
+    const [added] = events as { streamId: string; type: string; data: { profile_sealed: string } }[];
+    expect(added).toEqual({
+      streamId: 'workspace-ws_1',
+      type: 'workspace.member_added',
+      data: {
+        workspace_id: 'ws_1',
+        member_id: 'usr_1',
+        role: 'pilot',
+        status: 'active',
+        title: 'Chief pilot',
+        email_hash: await vault.blindIndex('pat@example.com'),
+        profile_sealed: expect.any(String),
+        created: NOW,
+      },
+    });
+    expect(await vault.open(added.data.profile_sealed)).toEqual(profile);
+    const json = JSON.stringify(recorded);
+    expect(json).not.toMatch(/pat@example\.com|Lee/i);
+  });
+
+  it('an email already in the workspace (in any case, with spaces) is refused', async () => {
+    await add();
+
+    await spec.whenRefused(() => add({ ...profile, email: ' PAT@example.COM ' }), 'conflict', MEMBER_EMAIL_TAKEN);
+  });
+
+  it('a workspace that does not exist gets no member', async () => {
+    await spec.whenRefused(() => add(profile, 'ws_404'), 'not_found', WORKSPACE_NOT_FOUND);
+  });
+});
