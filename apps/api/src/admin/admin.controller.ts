@@ -6,12 +6,17 @@ import {
   CommandContext,
   CreateApiKeyCommand,
   CreateWorkspaceCommand,
-  API_KEY_NOT_FOUND,
   DeactivateApiKeyCommand,
   EraseMemberCommand,
   UpdateWorkspaceCommand,
 } from '@app/application';
-import { MEMBER_EMAIL_TAKEN, USER_NOT_FOUND, validationError, WORKSPACE_NOT_FOUND } from '@app/domain';
+import {
+  API_KEY_NOT_FOUND,
+  MEMBER_EMAIL_TAKEN,
+  USER_NOT_FOUND,
+  validationError,
+  WORKSPACE_NOT_FOUND,
+} from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { Ctx } from '../http/request-context.decorator';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';

@@ -45,6 +45,7 @@ export const WORKSPACE_NOT_FOUND = 'Workspace not found';
 export const PROJECT_LIMIT_REACHED = 'Project limit reached for the workspace plan';
 export const MEMBER_EMAIL_TAKEN = 'A member with this email already exists';
 export const USER_NOT_FOUND = 'User not found';
+export const API_KEY_NOT_FOUND = 'API key not found';
 
 const initialState = (): WorkspaceState => ({
   exists: false,
@@ -182,7 +183,7 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       ];
     case 'DeactivateApiKey': {
       const key = state.apiKeys.get(command.keyId);
-      if (!key) throw notFound('API key not found');
+      if (!key) throw notFound(API_KEY_NOT_FOUND);
       if (!key.active) return [];
       return [
         {

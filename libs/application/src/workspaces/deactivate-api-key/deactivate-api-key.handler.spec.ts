@@ -1,7 +1,8 @@
 import { OPERATOR, workspaceStream } from '@app/domain';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { DeactivateApiKeyCommand } from './deactivate-api-key.command';
-import { API_KEY_NOT_FOUND, DeactivateApiKeyHandler } from './deactivate-api-key.handler';
+import { API_KEY_NOT_FOUND } from '@app/domain';
+import { DeactivateApiKeyHandler } from './deactivate-api-key.handler';
 
 describe('DeactivateApiKeyHandler (embedded event store)', () => {
   const spec = handlerSpec();

@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { notFound, workspaceDecider, workspaceStream } from '@app/domain';
+import { API_KEY_NOT_FOUND, notFound, workspaceDecider, workspaceStream } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { API_KEYS } from '../workspace.projector';
 import { DeactivateApiKeyCommand } from './deactivate-api-key.command';
-
-export const API_KEY_NOT_FOUND = 'API key not found';
 
 @CommandHandler(DeactivateApiKeyCommand)
 export class DeactivateApiKeyHandler implements ICommandHandler<DeactivateApiKeyCommand> {
