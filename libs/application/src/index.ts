@@ -33,6 +33,8 @@ export * from './projects/delete-project/delete-project.command';
 export * from './projects/delete-project/delete-project.handler';
 export * from './projects/list-projects/list-projects.query';
 export * from './projects/list-projects/list-projects.handler';
+export * from './projects/get-project/get-project.query';
+export * from './projects/get-project/get-project.handler';
 export * from './projects/get-project-as-of/get-project-as-of.query';
 export * from './projects/get-project-as-of/get-project-as-of.handler';
 export * from './history/history-entry';
@@ -50,6 +52,7 @@ import { UpdateProjectHandler } from './projects/update-project/update-project.h
 import { ArchiveProjectHandler } from './projects/archive-project/archive-project.handler';
 import { DeleteProjectHandler } from './projects/delete-project/delete-project.handler';
 import { ListProjectsJsonHandler } from './projects/list-projects/list-projects.handler';
+import { GetProjectHandler } from './projects/get-project/get-project.handler';
 import { GetProjectAsOfHandler } from './projects/get-project-as-of/get-project-as-of.handler';
 
 /** Everything the composition root registers, by bounded context. */
@@ -67,6 +70,7 @@ export const PROJECT_HANDLERS = [
   ArchiveProjectHandler,
   DeleteProjectHandler,
   ListProjectsJsonHandler,
+  GetProjectHandler,
   GetProjectAsOfHandler,
 ];
 export * from './projections/all-projectors';

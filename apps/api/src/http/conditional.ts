@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ReadModelStore, STALE_IF_MATCH } from '@app/application';
-import { notFound, preconditionFailed } from '@app/domain';
+import { STALE_IF_MATCH } from '@app/application';
+import { preconditionFailed } from '@app/domain';
 import { HttpProblem } from './errors';
 
 /**
@@ -42,23 +42,6 @@ export class JsonText {
 const asIs = (payload: unknown) => payload as string;
 
 export const etagOf = (revision: number) => `"${revision}"`;
-
-/**
- * One read-model document of the caller's workspace, as its stored JSON text, tagged with the
- * revision it mirrors; another workspace's document answers exactly like a missing one. Document
- * and revision come from one read, so the ETag always describes the body it comes with.
- */
-export async function readTagged(
-  store: ReadModelStore,
-  collection: string,
-  workspaceId: string,
-  id: string,
-  notFoundMessage: string,
-): Promise<Tagged<JsonText>> {
-  const found = await store.getJson(collection, id);
-  if (!found || found.workspaceId !== workspaceId) throw notFound(notFoundMessage);
-  return tagged(new JsonText(found.json), found.version);
-}
 
 const READS = new Set(['GET', 'HEAD']);
 const NOT_MODIFIED = Symbol('notModified');

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiCreatedResponse,
@@ -14,11 +14,9 @@ import {
   CreateProjectCommand,
   DeleteProjectCommand,
   GetProjectAsOfQuery,
+  GetProjectQuery,
   ListProjectsJsonQuery,
   Principal,
-  PROJECTS,
-  READ_MODEL_STORE,
-  ReadModelStore,
   UpdateProjectCommand,
 } from '@app/application';
 import {
@@ -33,7 +31,7 @@ import {
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
 import { parseAsOf } from '../http/as-of';
-import { IfMatch, readTagged, tagged } from '../http/conditional';
+import { IfMatch, JsonText, tagged } from '../http/conditional';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { definedOnly } from '../http/defined-only';
 import {
@@ -60,7 +58,6 @@ export class ProjectsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
   ) {}
 
   @Post()
@@ -162,12 +159,13 @@ export class ProjectsController {
   @ApiIfNoneMatch()
   @ApiOkResponse({ type: ProjectSchema, headers: ETAG_HEADER })
   @ApiErrors({ 400: 'as_of must be a Unix time in milliseconds', 404: PROJECT_NOT_FOUND })
-  get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('as_of') asOf?: unknown) {
+  async get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('as_of') asOf?: unknown) {
     // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
     const at = parseAsOf(asOf);
     if (at !== undefined) return this.queries.execute(new GetProjectAsOfQuery(caller.workspaceId, projectId, at));
     // The stored document is the body, as its JSON text: nothing parsed, nothing re-serialised.
-    return readTagged(this.read, PROJECTS, caller.workspaceId, projectId, PROJECT_NOT_FOUND);
+    const project = await this.queries.execute(new GetProjectQuery(caller.workspaceId, projectId));
+    return tagged(new JsonText(project.json), project.version);
   }
 
   @Patch(':projectId')
