@@ -12,6 +12,7 @@ import { OperationsModule } from './operations/operations.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
+import { RequestAuthentication } from './http/authentication';
 import { DtoValidationPipe } from './http/validation';
 import { ProjectsModule } from './projects/projects.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -45,6 +46,7 @@ export class AppModule {
         OpenApiModule,
       ],
       providers: [
+        RequestAuthentication,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: DtoValidationPipe },

@@ -4,8 +4,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The operator's credential, compared by digest so the comparison takes the same time whatever
- * the presented token's length. One definition for everyone who must recognise the operator: the
- * auth guard, the idempotency scope and the rate limiter.
+ * the presented token's length. Checked once per request, by the authentication hook
+ * (authentication.ts), whose answer the guard, the idempotency scope and the rate limiter read.
  */
 export class OperatorToken {
   private readonly expected: Buffer;

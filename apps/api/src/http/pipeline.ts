@@ -6,6 +6,7 @@ import { Idempotency } from '../limits/idempotency';
 import { RateLimiter } from '../limits/rate-limiter';
 import { ServiceMetrics } from '../observability/metrics';
 import { requestLogHook } from '../observability/request-log';
+import { RequestAuthentication } from './authentication';
 import { APP_CONFIG } from '../tokens';
 import { conditionalResponses } from './conditional';
 import { REQUEST_TIMED_OUT } from './errors';
@@ -20,23 +21,25 @@ import { answerInTime, refuseLongUrls, RequestBounds } from './request-bounds';
  *
  * onRequest
  *   1. refuseLongUrls: an over-long URL is a 414 before anything reads it.
- *   2. rate limiter: counts the request (per key, or per client IP in the sandbox), else a 429,
- *      before any work is spent on it; the operator token is exempt.
+ *   2. authentication: the bearer credential resolved once (the operator's token, or an API key's
+ *      check); everything after reads it, nothing else reads the Authorization header.
+ *   3. rate limiter: counts the request (per key, or per client IP in the sandbox), else a 429,
+ *      before the route spends any work on it; the operator token is exempt.
  * preHandler
- *   3. answerInTime: a handler that overruns answers 408; started before idempotency so that the
+ *   4. answerInTime: a handler that overruns answers 408; started before idempotency so that the
  *      wait for a duplicate key's first request counts against the same deadline.
- *   4. idempotency: claims the POST's Idempotency-Key, or replays the stored answer (the handler
+ *   5. idempotency: claims the POST's Idempotency-Key, or replays the stored answer (the handler
  *      then never runs).
  *   (then NestJS: the auth guard, the validation pipe, the controller and its handler)
  * preSerialization
- *   5. conditional responses: a tagged result gets its ETag, a stored JSON text passes unparsed.
+ *   6. conditional responses: a tagged result gets its ETag, a stored JSON text passes unparsed.
  * onSend
- *   6. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
- *   7. x-request-id on every answer.
- *   8. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
- *   9. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
+ *   7. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
+ *   8. x-request-id on every answer.
+ *   9. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
+ *  10. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
  * onResponse
- *  10. request metrics and the request log line.
+ *  11. request metrics and the request log line.
  *
  * Called once NestJS has built its providers and before it registers its routes (app.init), so
  * the hooks apply to every route.
@@ -50,6 +53,7 @@ export function registerHttpPipeline(app: NestFastifyApplication, bounds: Reques
   const conditional = conditionalResponses();
 
   fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
+  fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);
 
   fastify.addHook('preHandler', answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT));

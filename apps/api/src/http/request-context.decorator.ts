@@ -1,7 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { CommandContext, Principal, ReadConsistency } from '@app/application';
 import { OPERATOR } from '@app/domain';
-import type { AuthenticatedRequest } from './auth.guard';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from './authentication';
 
 /** Where a request's writes record the read models they could not wait for (see read-consistency.ts). */
 export interface ConsistencyRequest {
@@ -13,8 +14,9 @@ export interface ConsistencyRequest {
  * causation of its events), derived once here, with the request's read-consistency slot.
  */
 export const Ctx = createParamDecorator((_data: unknown, context: ExecutionContext): CommandContext => {
-  const request = context.switchToHttp().getRequest<AuthenticatedRequest & ConsistencyRequest>();
-  const principal = request.principal;
+  const request = context.switchToHttp().getRequest<FastifyRequest & ConsistencyRequest>();
+  // The guard let this request through: an API key's principal, or the operator (none).
+  const principal = principalOf(request);
   const requestId = String(request.id);
   return {
     actor: principal ? { type: 'api_key', id: principal.keyId, name: principal.keyName } : OPERATOR,
@@ -33,7 +35,7 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 
 /** The API key behind this request (routes for API keys only). */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  const principal = principalOf(context.switchToHttp().getRequest<FastifyRequest>());
   if (!principal) throw new Error('Caller used on a route that is not authenticated by API key');
   return principal;
 });

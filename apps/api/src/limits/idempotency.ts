@@ -1,21 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { FastifyReply, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import {
-  API_KEY_PREFIX,
-  ApiKeyAuthenticator,
-  CLOCK,
-  Clock,
-  IDEMPOTENCY_STORE,
-  IdempotencyStore,
-  StoredResponse,
-} from '@app/application';
-import type { AppConfig } from '../config';
-import { AuthenticatedRequest, bearerOf } from '../http/auth.guard';
+import { CLOCK, Clock, IDEMPOTENCY_STORE, IdempotencyStore, StoredResponse } from '@app/application';
 import { HttpProblem } from '../http/errors';
-import { OperatorToken } from '../http/operator-token';
 import { exemptFromTimeout, timeLeft } from '../http/request-bounds';
-import { APP_CONFIG } from '../tokens';
 import { ResponseSealer } from './response-sealer';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -52,7 +40,7 @@ interface Claimed {
   settle: () => void;
 }
 
-interface IdempotentRequest extends AuthenticatedRequest {
+interface IdempotentRequest extends FastifyRequest {
   idempotency?: Claimed;
 }
 
@@ -72,25 +60,20 @@ interface IdempotentRequest extends AuthenticatedRequest {
  * Built from two Fastify hooks rather than a NestJS interceptor: a global interceptor would put
  * every route, GETs included, through NestJS's interceptor pipeline (measured here at about
  * 70 µs a request, as much as the rest of a GET). `preHandler` (body parsed) claims or replays;
- * `onSend` stores exactly what is sent. The caller is resolved here from the bearer credential
- * (the auth guard, which runs later, reuses the result); a request whose credential is not valid
- * is left to the guard to refuse, without touching the store.
+ * `onSend` stores exactly what is sent. The caller is the one the first hook of the pipeline
+ * resolved from the bearer credential; a request whose credential is not valid is
+ * left to the guard to refuse, without touching the store.
  */
 @Injectable()
 export class Idempotency {
   private readonly logger = new Logger('Idempotency');
   /** Keys this process is running now, settled when each finishes: local duplicates wait on these. */
   private readonly running = new Map<string, Promise<void>>();
-  private readonly operatorToken: OperatorToken;
 
   constructor(
     @Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
-    private readonly authenticator: ApiKeyAuthenticator,
-  ) {
-    this.operatorToken = new OperatorToken(config.adminToken);
-  }
+  ) {}
 
   // Callback-style hooks (registered in http/pipeline.ts): every request passes through them, and
   // the common case (not a POST with a key) should not cost a promise.
@@ -118,11 +101,11 @@ export class Idempotency {
   /** Claims the key (the request then runs), or replays; true when the response has been sent. */
   private async begin(request: IdempotentRequest, reply: FastifyReply, header: string | string[]): Promise<boolean> {
     const key = parseIdempotencyKey(header);
-    const credential = bearerOf(request);
-    const scope = credential ? await this.scopeOf(request, credential) : undefined;
-    if (!scope) return false;
+    const credential = request.credentials?.presented;
+    const scope = scopeOf(request);
+    if (!credential || !scope) return false;
 
-    const sealer = new ResponseSealer(credential!, scope);
+    const sealer = new ResponseSealer(credential, scope);
     const fingerprint = sealer.fingerprint(request.method, request.url, request.body);
     const owner = randomUUID();
     const local = recordKey(scope, key);
@@ -151,15 +134,6 @@ export class Idempotency {
     // request that holds a key answers when it is done.
     exemptFromTimeout(request);
     return false;
-  }
-
-  /** The caller a key belongs to: an active API key, or the operator; undefined for anyone else. */
-  private async scopeOf(request: IdempotentRequest, credential: string): Promise<string | undefined> {
-    if (credential.startsWith(API_KEY_PREFIX)) {
-      request.authentication ??= await this.authenticator.authenticate(credential);
-      return request.authentication.ok ? `api_key:${request.authentication.principal.keyId}` : undefined;
-    }
-    return this.operatorToken.matches(credential) ? 'operator' : undefined;
   }
 
   /** Claims the key; or returns the response to replay; or waits while another request holds it. */
@@ -257,4 +231,11 @@ async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whose keys these are: an active API key's, or the operator's; undefined for anyone else. */
+function scopeOf(request: FastifyRequest): string | undefined {
+  const credentials = request.credentials;
+  if (credentials?.operator) return 'operator';
+  return credentials?.apiKey?.ok ? `api_key:${credentials.apiKey.principal.keyId}` : undefined;
 }

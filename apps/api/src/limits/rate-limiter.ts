@@ -1,17 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  API_KEY_PREFIX,
-  ApiKeyAuthenticator,
-  CLOCK,
-  Clock,
-  RATE_LIMIT_STORE,
-  RateLimitPolicy,
-  RateLimitStore,
-} from '@app/application';
+import { CLOCK, Clock, RATE_LIMIT_STORE, RateLimitPolicy, RateLimitStore } from '@app/application';
 import type { AppConfig } from '../config';
-import { AuthenticatedRequest, bearerOf } from '../http/auth.guard';
-import { OperatorToken } from '../http/operator-token';
 import { APP_CONFIG } from '../tokens';
 import { clientAddress } from './client-address';
 import {
@@ -48,19 +38,16 @@ export class RateLimiter {
   private readonly policies: RateLimitPolicy[];
   private readonly policyHeader: string;
   private readonly perApiKey: boolean;
-  private readonly operatorToken: OperatorToken;
   private lastOutageWarning = 0;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly authenticator: ApiKeyAuthenticator,
   ) {
     this.policies = rateLimitPolicies(config);
     this.policyHeader = rateLimitPolicyHeader(this.policies);
     this.perApiKey = config.deployment === 'production';
-    this.operatorToken = new OperatorToken(config.adminToken);
   }
 
   /** The onRequest hook (registered in http/pipeline.ts): counts the request, or answers 429. */
@@ -70,8 +57,8 @@ export class RateLimiter {
     if (!request.url.startsWith(LIMITED_PREFIX)) return;
     // The operator is not an API consumer: provisioning is never refused for a client's burst from
     // the same address. Only the real operator token is exempt; anything else under /v1/admin counts.
-    if (request.url.startsWith(ADMIN_PREFIX) && this.operatorToken.matches(bearerOf(request))) return;
-    const { subject, kind } = await this.subjectOf(request as AuthenticatedRequest);
+    if (request.url.startsWith(ADMIN_PREFIX) && request.credentials?.operator) return;
+    const { subject, kind } = this.subjectOf(request);
     let decision;
     try {
       decision = await this.store.consume(subject, this.policies, this.clock.now());
@@ -91,21 +78,10 @@ export class RateLimiter {
     return reply;
   }
 
-  private async subjectOf(
-    request: AuthenticatedRequest,
-  ): Promise<{ subject: string; kind: 'API key' | 'client IP address' }> {
-    if (this.perApiKey) {
-      const presented = bearerOf(request);
-      if (presented?.startsWith(API_KEY_PREFIX)) {
-        try {
-          const result = await this.authenticator.authenticate(presented);
-          request.authentication = result;
-          if (result.ok) return { subject: `key:${result.principal.keyId}`, kind: 'API key' };
-        } catch {
-          // The guard authenticates again and reports the failure; until then count per address.
-        }
-      }
-    }
+  /** An API key's own counter in production (the pipeline resolved the key first); else the client's address. */
+  private subjectOf(request: FastifyRequest): { subject: string; kind: 'API key' | 'client IP address' } {
+    const apiKey = request.credentials?.apiKey;
+    if (this.perApiKey && apiKey?.ok) return { subject: `key:${apiKey.principal.keyId}`, kind: 'API key' };
     return { subject: `ip:${clientAddress(request.ip)}`, kind: 'client IP address' };
   }
 
