@@ -1,10 +1,11 @@
 import { webhookView, WebhookView } from '@app/domain';
 import { ReadModelStore, StoredDocument } from '../../ports/read-model.port';
 import { WebhookQueue, WebhookTelemetry } from '../../ports/webhook-queue.port';
-import { GetWebhookHandler, GetWebhookQuery, ListWebhooksHandler, ListWebhooksQuery } from './webhook.queries';
+import { ListWebhooksHandler } from './list-webhooks.handler';
+import { ListWebhooksQuery } from './list-webhooks.query';
 
 /** failure_count and last_triggered_at come from the queue's telemetry, merged at query time. */
-describe('Webhook queries', () => {
+describe('ListWebhooksHandler', () => {
   const view = (id: string, legacy: { failure_count?: number; last_triggered_at?: number | null } = {}): WebhookView =>
     webhookView(id, {
       name: `Hook ${id}`,
@@ -39,7 +40,6 @@ describe('Webhook queries', () => {
     stored(view(`whk_${i}`, i === 2 ? { failure_count: 7, last_triggered_at: 70 } : {}), i + 1),
   );
   const read = {
-    get: async (_collection: string, id: string) => docs.find((d) => d.id === id) ?? null,
     find: async () => docs,
   } as unknown as ReadModelStore;
   let reads: string[][];
@@ -61,16 +61,5 @@ describe('Webhook queries', () => {
     // No telemetry (attempts recorded on the stream by an older version): the projected values.
     expect(list.webhooks[2]).toMatchObject({ failure_count: 7, last_triggered_at: 70 });
     expect(list.webhooks[3]).toEqual(docs[3].doc);
-  });
-
-  it('shows one webhook with its telemetry', async () => {
-    expect(await new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_1', 'whk_0'))).toMatchObject({
-      id: 'whk_0',
-      failure_count: 4,
-      last_triggered_at: 40,
-    });
-    await expect(new GetWebhookHandler(read, queue).execute(new GetWebhookQuery('ws_other', 'whk_0'))).rejects.toThrow(
-      'Webhook not found',
-    );
   });
 });
