@@ -39,7 +39,10 @@ export * from './projects/get-project-as-of/get-project-as-of.query';
 export * from './projects/get-project-as-of/get-project-as-of.handler';
 export * from './history/history-entry';
 export * from './history/audit.projector';
-export * from './history/history.queries';
+export * from './history/get-stream-history/get-stream-history.query';
+export * from './history/get-stream-history/get-stream-history.handler';
+export * from './history/list-workspace-events/list-workspace-events.query';
+export * from './history/list-workspace-events/list-workspace-events.handler';
 
 import { AddMemberHandler } from './workspaces/add-member/add-member.handler';
 import { CreateApiKeyHandler } from './workspaces/create-api-key/create-api-key.handler';
@@ -105,7 +108,11 @@ export * from './job-types/delete-job-type/delete-job-type.command';
 export * from './job-types/delete-job-type/delete-job-type.handler';
 export * from './job-types/list-job-types/list-job-types.query';
 export * from './job-types/list-job-types/list-job-types.handler';
-export * from './team/queries/team.queries';
+export * from './team/team-member-view';
+export * from './team/list-team/list-team.query';
+export * from './team/list-team/list-team.handler';
+export * from './team/get-team-member/get-team-member.query';
+export * from './team/get-team-member/get-team-member.handler';
 
 import { CreateJobHandler } from './jobs/create-job/create-job.handler';
 import { UpdateJobHandler } from './jobs/update-job/update-job.handler';
@@ -119,7 +126,10 @@ import { GetJobAsOfHandler } from './jobs/get-job-as-of/get-job-as-of.handler';
 import { CreateJobTypeHandler } from './job-types/create-job-type/create-job-type.handler';
 import { DeleteJobTypeHandler } from './job-types/delete-job-type/delete-job-type.handler';
 import { ListJobTypesHandler } from './job-types/list-job-types/list-job-types.handler';
-import { GetTeamMemberHandler, ListTeamHandler } from './team/queries/team.queries';
+import { ListTeamHandler } from './team/list-team/list-team.handler';
+import { GetTeamMemberHandler } from './team/get-team-member/get-team-member.handler';
+import { GetStreamHistoryHandler } from './history/get-stream-history/get-stream-history.handler';
+import { ListWorkspaceEventsHandler } from './history/list-workspace-events/list-workspace-events.handler';
 
 export const JOB_HANDLERS = [
   CreateJobHandler,
@@ -134,6 +144,7 @@ export const JOB_HANDLERS = [
 ];
 export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, ListJobTypesHandler];
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];
+export const HISTORY_HANDLERS = [GetStreamHistoryHandler, ListWorkspaceEventsHandler];
 export * from './webhooks';
 export * from './projections/checkpoint-poller';
 export * from './projects/slots/slot-ledger.projector';

@@ -1,4 +1,5 @@
 import { RecordedEvent } from '../ports/event-store.port';
+import { PersonalDataVault } from '../privacy/personal-data-vault';
 
 /** One recorded change as auditors see it (history endpoints, the audit feed, exports). */
 export interface HistoryEntry {
@@ -42,4 +43,9 @@ export function toHistoryEntry(event: RecordedEvent): HistoryEntry {
     request_id: event.metadata.requestId,
     change: redactSecrets(event.data),
   };
+}
+
+/** Sealed personal data in a change is shown opened, or as erased. */
+export async function revealedEntry(vault: PersonalDataVault, entry: HistoryEntry): Promise<HistoryEntry> {
+  return { ...entry, change: await vault.reveal(entry.change) };
 }

@@ -122,6 +122,18 @@ export class ProjectionMaintenance {
     }));
   }
 
+  /**
+   * Parked events (dead letters) per projection, every projection named (0 when none). From the
+   * read store, so a replica that does not run the projections reports them too; /ready and
+   * /metrics both show it.
+   */
+  async deadLetterCounts(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = Object.fromEntries(this.engine.projectorNames().map((name) => [name, 0]));
+    for (const letter of await this.read.listDeadLetters())
+      counts[letter.projection] = (counts[letter.projection] ?? 0) + 1;
+    return counts;
+  }
+
   /** Events after each checkpoint up to `head`, each counted up to `limit + 1`. */
   private async eventsAfter(checkpoints: number[], head: number, limit: number): Promise<number[]> {
     const counts = checkpoints.map(() => 0);

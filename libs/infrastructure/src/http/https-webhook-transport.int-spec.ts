@@ -4,7 +4,7 @@ import { HttpsWebhookTransport } from './https-webhook-transport';
 
 /**
  * The delivery-time SSRF guard and the deadline, against real sockets on loopback. (Successful
- * TLS deliveries need a trusted certificate: test/e2e/webhooks-delivery.e2e-spec.ts.)
+ * TLS deliveries need a trusted certificate: test/e2e/webhooks/delivery.e2e-spec.ts.)
  */
 describe('HttpsWebhookTransport', () => {
   let server: Server;

@@ -26,7 +26,7 @@ import { ProcessHost } from '../../ports/process-host.port';
 /**
  * The dispatcher end to end inside one process: the real SQLite event store and queue, a fake
  * transport standing in for the receivers. (Real HTTPS, signatures and restarts:
- * test/e2e/webhooks-delivery.e2e-spec.ts.)
+ * test/e2e/webhooks/delivery*.e2e-spec.ts.)
  */
 describe('Webhook dispatcher', () => {
   let dir: string;
