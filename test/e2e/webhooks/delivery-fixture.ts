@@ -86,7 +86,6 @@ export const client = (service: () => ServiceProcess) => {
 
 /** The verified payload; its shape is what the assertions check, so it is left untyped. */
 export const verify = (request: ReceivedRequest, secret: string) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   new Webhook(secret).verify(request.body, request.headers) as Record<string, any>;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {

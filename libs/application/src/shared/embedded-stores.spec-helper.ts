@@ -41,7 +41,7 @@ export function apiKeyContext(workspaceId: string, actor: Actor = { type: 'api_k
   return { actor, workspaceId, requestId, causationId: requestId } satisfies CommandContext;
 }
 
-export function useEmbeddedStores(prefix = 'wos-handler-'): EmbeddedStores {
+export function useEmbeddedStores(prefix = 'wos-handler-', startAt = Date.UTC(2030, 0, 1)): EmbeddedStores {
   const stores = {} as {
     -readonly [K in keyof EmbeddedStores]: EmbeddedStores[K];
   } & { keys: SqliteSubjectKeyStore };
@@ -49,7 +49,7 @@ export function useEmbeddedStores(prefix = 'wos-handler-'): EmbeddedStores {
 
   beforeEach(async () => {
     stores.dir = mkdtempSync(join(tmpdir(), prefix));
-    stores.clock = { at: Date.UTC(2030, 0, 1), now: () => stores.clock.at };
+    stores.clock = { at: startAt, now: () => stores.clock.at };
     stores.events = new SqliteEventStore(join(stores.dir, 'events.db'), { writer: 'inline', pollIntervalMs: 20 });
     stores.read = new SqliteReadModelStore(join(stores.dir, 'read-models.db'));
     stores.keys = new SqliteSubjectKeyStore(join(stores.dir, 'subject-keys.db'));
@@ -58,7 +58,7 @@ export function useEmbeddedStores(prefix = 'wos-handler-'): EmbeddedStores {
     await stores.engine.start();
     stores.repository = new EventSourcedRepository(stores.events, stores.clock, stores.engine);
     stores.settle = async () => {
-      if (!(await stores.engine.waitFor(await stores.events.headPosition(), {}, 5_000)))
+      if (!(await stores.engine.waitFor(await stores.events.headPosition(), {}, 10_000)))
         throw new Error('projections behind');
     };
     stores.eventTypes = async (streamId) => (await stores.events.readStream(streamId)).map((e) => e.type);

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Actor,
   CreatedBy,
@@ -12,14 +9,13 @@ import {
   ProjectCreated,
   WorkspaceCreated,
 } from '@app/domain';
-import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { Clock } from '../ports/clock.port';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { IdGenerator, randomIds } from '../ports/id-generator.port';
 import { ReadModelStore } from '../ports/read-model.port';
-import { ALL_PROJECTORS } from '../projections/all-projectors';
-import { ProjectionEngine } from '../projections/projection-engine';
 import { AnyDomainEvent, SpecHistory } from '../projections/projector.spec-helper';
 import { CommandContext } from './command-context';
+import { useEmbeddedStores } from './embedded-stores.spec-helper';
 import { EventSourcedRepository } from './event-sourced-repository';
 
 /** The time of every command of a handler spec: 2026-11-01T00:00:00Z. */
@@ -33,58 +29,42 @@ export interface Appended {
 }
 
 /**
- * Given events -> a handler runs -> the events it appended, on the embedded adapters: a real
- * SQLite event store and read-model store in a temporary directory, the projection engine with
- * every projector (handlers that look at read models see the given history there, and writes wait
- * for their read models as in the service), and the repository. Ids are `prefix_1`, `prefix_2`, …
+ * Given events -> a handler runs -> the events it appended, on the embedded adapters of
+ * `useEmbeddedStores` (handlers that look at read models see the given history there, and writes
+ * wait for their read models as in the service), with the clock at NOW. Ids are `prefix_1`, `prefix_2`, …
  * in the order a spec asks for them; an Idempotency-Key derives them as the service does.
  *
  * Call it in a `describe`: it opens fresh stores before each test and removes them after.
  */
 export function handlerSpec() {
-  let dir: string;
-  let events: SqliteEventStore;
-  let read: SqliteReadModelStore;
-  let engine: ProjectionEngine;
-  let repository: EventSourcedRepository;
+  const stores = useEmbeddedStores('wos-handler-', NOW);
   let counter = 0;
   let history: SpecHistory;
-  const clock = { now: () => NOW };
   const ids: IdGenerator = { next: (prefix) => `${prefix}_${++counter}`, derive: randomIds.derive };
 
-  beforeEach(async () => {
+  beforeEach(() => {
     counter = 0;
     history = new SpecHistory();
-    dir = mkdtempSync(join(tmpdir(), 'wos-handler-'));
-    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 10 });
-    read = new SqliteReadModelStore(join(dir, 'read-models.db'));
-    engine = new ProjectionEngine(events, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
-    await engine.start();
-    repository = new EventSourcedRepository(events, clock, engine);
-  });
-  afterEach(async () => {
-    await engine.stop();
-    await events.close();
-    await read.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** Everything appended after `after`, as a spec expects it. */
   async function appendedAfter(after: number): Promise<RecordedEvent[]> {
-    return events.readAll({ after, maxCount: 10_000 });
+    return stores.events.readAll({ after, maxCount: 10_000 });
   }
 
   return {
-    clock,
+    get clock(): Clock {
+      return stores.clock;
+    },
     ids,
     get repository(): EventSourcedRepository {
-      return repository;
+      return stores.repository;
     },
     get read(): ReadModelStore {
-      return read;
+      return stores.read;
     },
     get events(): EventStore {
-      return events;
+      return stores.events;
     },
     /** A request of an API key of `workspaceId` (the operator's when `actor` says so). */
     context(workspaceId: string | null, extra: Partial<CommandContext> & { actor?: Actor } = {}): CommandContext {
@@ -98,7 +78,7 @@ export function handlerSpec() {
     },
     /** Appends a prior history to one stream, as an earlier command would have, and waits for its read models. */
     async given(streamId: string, ...prior: AnyDomainEvent[]): Promise<void> {
-      await events.appendToStream(
+      await stores.events.appendToStream(
         streamId,
         prior.map((event) => {
           const { id, type, schemaVersion, data, metadata } = history.record(streamId, event);
@@ -106,11 +86,11 @@ export function handlerSpec() {
         }),
         { expectedRevision: 'any' },
       );
-      if (!(await engine.waitFor(await events.headPosition(), {}, 10_000))) throw new Error('read models lag');
+      await stores.settle();
     },
     /** Runs the handler; answers its result and the events it appended, in store order. */
     async when<T>(run: () => Promise<T>): Promise<{ result: T; events: Appended[]; recorded: RecordedEvent[] }> {
-      const head = await events.headPosition();
+      const head = await stores.events.headPosition();
       const result = await run();
       const recorded = await appendedAfter(head);
       return {
@@ -121,7 +101,7 @@ export function handlerSpec() {
     },
     /** Runs the handler and expects it refused with this domain error, having appended nothing. */
     async whenRefused(run: () => Promise<unknown>, kind: DomainErrorKind, message: string): Promise<void> {
-      const head = await events.headPosition();
+      const head = await stores.events.headPosition();
       const error = await run().then(
         () => undefined,
         (e: unknown) => e,
