@@ -8,7 +8,8 @@
  * BENCH_SECONDS (measured interval per scenario, default 10), BENCH_WARMUP_SECONDS (default 3),
  * BENCH_EVENTS (history size for the rebuild and memory scenarios, default 1,000,000),
  * BENCH_SOAK_SECONDS (mixed load for the memory trend, default 60; the release check uses 300),
- * BENCH_WEBHOOK_EVENTS (events fanned out to 5 webhook subscriptions, default 10,000).
+ * BENCH_WEBHOOK_EVENTS (events fanned out to 5 webhook subscriptions, default 10,000),
+ * BENCH_KEYS (API keys the hot-path requests rotate through, default 500).
  * BENCH_PROFILE=<dir>: every service process runs under `node --cpu-prof` and leaves its profile
  * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/benchmarks.md.
  */
@@ -25,6 +26,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const KEYS = Number(process.env.BENCH_KEYS ?? 500);
 const CONNECTIONS = 50;
 const ADMIN = 'adm_bench';
 const CLK_TCK = 100;
@@ -224,12 +226,20 @@ async function main() {
     mkdirSync(fresh);
     const svc = await startService(fresh);
     const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Bench', plan: 'enterprise' } });
-    const key = (
-      await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
-        body: { name: 'bench', scope: 'full_access' },
-      })
-    ).body.key;
+    // Many keys in rotation, as an API with many clients sees them: each request carries the next
+    // one, so authentication and the per-key rate limits work on KEYS keys, not one hot entry.
+    const keys = [];
+    for (let i = 0; i < KEYS; i++) {
+      const created = await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
+        body: { name: `bench ${i}`, scope: 'full_access' },
+      });
+      keys.push(created.body.key);
+    }
+    const key = keys[0];
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    /** The same request once per key: the load generator sends them in turn. */
+    const rotating = (request) =>
+      keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
     const projectBody = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
     const ids = [];
     for (let i = 0; i < 100; i++)
@@ -237,7 +247,10 @@ async function main() {
 
     const get = await measure(
       'GET /v1/projects/{id}',
-      { url: `${svc.base}/v1/projects/${ids[0]}`, headers: auth },
+      {
+        url: `${svc.base}/v1/projects/${ids[0]}`,
+        requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers: auth }),
+      },
       svc.child.pid,
     );
     scenario({
@@ -251,7 +264,7 @@ async function main() {
 
     const list = await measure(
       'GET /v1/projects (50)',
-      { url: `${svc.base}/v1/projects`, headers: auth },
+      { url: `${svc.base}/v1/projects`, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
       svc.child.pid,
     );
     scenario({
@@ -265,7 +278,10 @@ async function main() {
 
     const post = await measure(
       'POST /v1/projects',
-      { url: `${svc.base}/v1/projects`, method: 'POST', headers: auth, body: JSON.stringify(projectBody) },
+      {
+        url: `${svc.base}/v1/projects`,
+        requests: rotating({ method: 'POST', path: '/v1/projects', headers: auth, body: JSON.stringify(projectBody) }),
+      },
       svc.child.pid,
     );
     scenario({
@@ -289,20 +305,20 @@ async function main() {
     });
     if (job.status === 201) {
       const url = `${svc.base}/v1/projects/${ids[1]}/jobs/${job.body.id}`;
-      const patches = ['name', 'description', 'inspection_notes', 'external_id'].map((field, i) => ({
+      const fields = ['name', 'description', 'inspection_notes', 'external_id'];
+      const patches = rotating({
         method: 'PATCH',
         path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`,
         headers: auth,
-        body: JSON.stringify({ [field]: `value ${i}` }),
-      }));
+      }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }));
       const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
       scenario({
         name: 'PATCH /v1/projects/{p}/jobs/{j}',
         result: patch,
         ratio: patch.rps / fsync,
         baseline: 'SQLite fsync per request',
-        target: '>= 1.5x',
-        met: patch.rps / fsync >= 1.5 && patch.non2xx === 0,
+        target: '>= 2x',
+        met: patch.rps / fsync >= 2 && patch.non2xx === 0,
       });
     } else {
       scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
