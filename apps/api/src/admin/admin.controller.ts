@@ -11,7 +11,14 @@ import {
   EraseMemberCommand,
   UpdateWorkspaceCommand,
 } from '@app/application';
-import { MEMBER_EMAIL_TAKEN, USER_NOT_FOUND, validationError, WORKSPACE_NOT_FOUND } from '@app/domain';
+import {
+  MEMBER_EMAIL_TAKEN,
+  MEMBER_MESSAGES,
+  USER_NOT_FOUND,
+  validationError,
+  WORKSPACE_MESSAGES,
+  WORKSPACE_NOT_FOUND,
+} from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { Ctx } from '../http/request-context.decorator';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
@@ -35,11 +42,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.workspaceId } })
   @ApiErrors({
-    400: [
-      'name is required',
-      'plan must be one of: free, pro, enterprise',
-      'project_limit must be a non-negative integer or null',
-    ],
+    400: [WORKSPACE_MESSAGES.nameRequired, WORKSPACE_MESSAGES.plan, WORKSPACE_MESSAGES.projectLimit],
   })
   createWorkspace(@Ctx() context: CommandContext, @Body() body: CreateWorkspaceDto) {
     return this.commands.execute(
@@ -55,14 +58,14 @@ export class AdminController {
   @ApiOperation({ summary: "Change a workspace's plan or project limit" })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiOkResponse({ type: MessageBody, example: { message: 'Workspace updated successfully' } })
-  @ApiErrors({ 400: 'At least one field to update is required (plan, project_limit)', 404: WORKSPACE_NOT_FOUND })
+  @ApiErrors({ 400: WORKSPACE_MESSAGES.nothingToUpdate, 404: WORKSPACE_NOT_FOUND })
   async updateWorkspace(
     @Ctx() context: CommandContext,
     @Param('workspaceId') workspaceId: string,
     @Body() body: UpdateWorkspaceDto,
   ) {
     if (body.plan === undefined && body.project_limit === undefined) {
-      throw validationError('At least one field to update is required (plan, project_limit)');
+      throw validationError(WORKSPACE_MESSAGES.nothingToUpdate);
     }
     await this.commands.execute(
       new UpdateWorkspaceCommand(context, workspaceId, { plan: body.plan, projectLimit: body.project_limit }),
@@ -80,11 +83,7 @@ export class AdminController {
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.userId } })
   @ApiErrors({
-    400: [
-      'email is required',
-      'email must be a valid email address',
-      'role must be one of: root, project_manager, ops_lead, pilot, client',
-    ],
+    400: [MEMBER_MESSAGES.emailRequired, MEMBER_MESSAGES.email, MEMBER_MESSAGES.role],
     404: WORKSPACE_NOT_FOUND,
     409: MEMBER_EMAIL_TAKEN,
   })
@@ -113,7 +112,7 @@ export class AdminController {
   })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: CreatedApiKeySchema })
-  @ApiErrors({ 400: ['name is required', 'scope must be one of: read_only, full_access'], 404: WORKSPACE_NOT_FOUND })
+  @ApiErrors({ 400: [WORKSPACE_MESSAGES.nameRequired, WORKSPACE_MESSAGES.scope], 404: WORKSPACE_NOT_FOUND })
   createApiKey(
     @Ctx() context: CommandContext,
     @Param('workspaceId') workspaceId: string,

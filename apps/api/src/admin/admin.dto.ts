@@ -1,7 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
-import { API_KEY_SCOPES, ApiKeyScope, MEMBER_ROLES, MemberRole, Plan, PLANS } from '@app/domain';
+import {
+  API_KEY_SCOPES,
+  ApiKeyScope,
+  MEMBER_LIMITS,
+  MEMBER_MESSAGES as MM,
+  MEMBER_ROLES,
+  MEMBER_STATUSES,
+  MemberRole,
+  MemberStatus,
+  Plan,
+  PLANS,
+  WORKSPACE_LIMITS as L,
+  WORKSPACE_MESSAGES as M,
+} from '@app/domain';
 import {
   IsStringField,
   LengthBetween,
@@ -14,7 +27,6 @@ import {
 import { ValidateBy } from 'class-validator';
 import { ADMIN_FIELD } from '../openapi/schemas/admin.schema';
 
-const PROJECT_LIMIT_MESSAGE = 'project_limit must be a non-negative integer or null';
 const ProjectLimit = () =>
   applyDecorators(
     WhenPresent(),
@@ -23,21 +35,22 @@ const ProjectLimit = () =>
         name: 'projectLimit',
         validator: {
           validate: (v: unknown) =>
-            v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1_000_000_000),
-          defaultMessage: () => PROJECT_LIMIT_MESSAGE,
+            v === null ||
+            (typeof v === 'number' && Number.isInteger(v) && v >= L.projectLimit.min && v <= L.projectLimit.max),
+          defaultMessage: () => M.projectLimit,
         },
       },
-      { message: PROJECT_LIMIT_MESSAGE },
+      { message: M.projectLimit },
     ),
   );
 
 export class CreateWorkspaceDto {
   @ApiProperty(ADMIN_FIELD.workspace_name)
-  @RequiredString('name', 1, 100, 'name must be between 1 and 100 characters')
+  @RequiredString('name', L.name.min, L.name.max, M.nameLength)
   name: string = undefined as never;
 
   @ApiProperty(ADMIN_FIELD.plan)
-  @OneOf(PLANS, `plan must be one of: ${PLANS.join(', ')}`)
+  @OneOf(PLANS, M.plan)
   plan: Plan = undefined as never;
 
   @ApiPropertyOptional(ADMIN_FIELD.project_limit)
@@ -48,7 +61,7 @@ export class CreateWorkspaceDto {
 /** At least one of the two fields. */
 export class UpdateWorkspaceDto {
   @ApiPropertyOptional(ADMIN_FIELD.plan)
-  @applyDecorators(WhenPresent(), OneOf(PLANS, `plan must be one of: ${PLANS.join(', ')}`))
+  @applyDecorators(WhenPresent(), OneOf(PLANS, M.plan))
   plan?: Plan = undefined;
 
   @ApiPropertyOptional({ ...ADMIN_FIELD.project_limit, description: 'Maximum number of projects; null = unlimited' })
@@ -56,49 +69,48 @@ export class UpdateWorkspaceDto {
   project_limit?: number | null = undefined;
 }
 
-export const MEMBER_STATUSES = ['active', 'invited', 'inactive'] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class AddMemberDto {
   @ApiProperty(ADMIN_FIELD.email)
   @applyDecorators(
-    Required('email is required'),
+    Required(MM.emailRequired),
     IsStringField('email'),
-    LengthBetween(3, 254, 'email must be a valid email address'),
+    LengthBetween(MEMBER_LIMITS.email.min, MEMBER_LIMITS.email.max, MM.email),
     ValidateBy(
       { name: 'email', validator: { validate: (v: unknown) => typeof v === 'string' && EMAIL.test(v) } },
-      { message: 'email must be a valid email address' },
+      { message: MM.email },
     ),
   )
   email: string = undefined as never;
 
   @ApiProperty(ADMIN_FIELD.role)
-  @OneOf(MEMBER_ROLES, `role must be one of: ${MEMBER_ROLES.join(', ')}`)
+  @OneOf(MEMBER_ROLES, MM.role)
   role: MemberRole = undefined as never;
 
   @ApiPropertyOptional(ADMIN_FIELD.first_name)
-  @OptionalString('first_name', 100, 'first_name must not exceed 100 characters')
+  @OptionalString('first_name', MEMBER_LIMITS.firstName, MM.firstNameLength)
   first_name?: string | null = undefined;
 
   @ApiPropertyOptional(ADMIN_FIELD.last_name)
-  @OptionalString('last_name', 100, 'last_name must not exceed 100 characters')
+  @OptionalString('last_name', MEMBER_LIMITS.lastName, MM.lastNameLength)
   last_name?: string | null = undefined;
 
   @ApiPropertyOptional(ADMIN_FIELD.title)
-  @OptionalString('title', 100, 'title must not exceed 100 characters')
+  @OptionalString('title', MEMBER_LIMITS.title, MM.titleLength)
   title?: string | null = undefined;
 
   @ApiPropertyOptional(ADMIN_FIELD.phone_number)
-  @OptionalString('phone_number', 50, 'phone_number must not exceed 50 characters')
+  @OptionalString('phone_number', MEMBER_LIMITS.phoneNumber, MM.phoneNumberLength)
   phone_number?: string | null = undefined;
 
   @ApiPropertyOptional(ADMIN_FIELD.profile_picture)
   @applyDecorators(
-    OptionalString('profile_picture', 2048, 'profile_picture must not exceed 2048 characters'),
+    OptionalString('profile_picture', MEMBER_LIMITS.profilePicture, MM.profilePictureLength),
     ValidateIf((_o, v) => v !== undefined && v !== null),
     ValidateBy(
       { name: 'url', validator: { validate: (v: unknown) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v) } },
-      { message: 'profile_picture must be an http(s) URL' },
+      { message: MM.profilePictureUrl },
     ),
   )
   profile_picture?: string | null = undefined;
@@ -109,16 +121,16 @@ export class AddMemberDto {
     description: 'Membership status',
     example: 'active',
   })
-  @applyDecorators(WhenPresent(), OneOf(MEMBER_STATUSES, `status must be one of: ${MEMBER_STATUSES.join(', ')}`))
-  status?: string = undefined;
+  @applyDecorators(WhenPresent(), OneOf(MEMBER_STATUSES, MM.status))
+  status?: MemberStatus = undefined;
 }
 
 export class CreateApiKeyDto {
   @ApiProperty(ADMIN_FIELD.key_name)
-  @RequiredString('name', 1, 100, 'name must be between 1 and 100 characters')
+  @RequiredString('name', L.apiKeyName.min, L.apiKeyName.max, M.nameLength)
   name: string = undefined as never;
 
   @ApiProperty(ADMIN_FIELD.scope)
-  @OneOf(API_KEY_SCOPES, `scope must be one of: ${API_KEY_SCOPES.join(', ')}`)
+  @OneOf(API_KEY_SCOPES, M.scope)
   scope: ApiKeyScope = undefined as never;
 }

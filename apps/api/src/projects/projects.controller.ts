@@ -22,10 +22,10 @@ import {
   UpdateProjectCommand,
 } from '@app/application';
 import {
-  END_DATE_AFTER_START,
   isStatus,
   OTHER_STATUS_REASON_REQUIRED,
   PROJECT_LIMIT_REACHED,
+  PROJECT_MESSAGES as M,
   PROJECT_NOT_FOUND,
   STATUS_MESSAGE,
   Status,
@@ -92,15 +92,15 @@ export class ProjectsController {
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.projectId } })
   @ApiErrors({
     400: [
-      'name is required',
-      'name must be between 1 and 100 characters',
-      'start_date is required',
-      'start_date must be a valid ISO date string',
-      END_DATE_AFTER_START,
-      'description is required',
+      M.nameRequired,
+      M.nameLength,
+      M.startDateRequired,
+      M.startDateFormat,
+      M.endDateAfterStart,
+      M.descriptionRequired,
       STATUS_MESSAGE,
       OTHER_STATUS_REASON_REQUIRED,
-      'external_id must not exceed 255 characters',
+      M.externalIdLength,
     ],
     404: WORKSPACE_NOT_FOUND,
     429: PROJECT_LIMIT_REACHED,
@@ -180,14 +180,14 @@ export class ProjectsController {
   @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project updated successfully' } })
   @ApiErrors({
     400: [
-      'name must be between 1 and 100 characters',
-      'description must be between 1 and 1000 characters',
-      'start_date must be a valid ISO date string',
-      END_DATE_AFTER_START,
+      M.nameLength,
+      M.descriptionLength,
+      M.startDateFormat,
+      M.endDateAfterStart,
       STATUS_MESSAGE,
       OTHER_STATUS_REASON_REQUIRED,
-      'external_id must not exceed 255 characters',
-      'laanc_number must not exceed 100 characters',
+      M.externalIdLength,
+      M.laancNumberLength,
     ],
     404: PROJECT_NOT_FOUND,
   })

@@ -4,7 +4,10 @@ import { ValidateBy, ValidationArguments } from 'class-validator';
 import {
   invalidEventType,
   isWebhookEventType,
+  RECOVER_MESSAGES,
+  WEBHOOK_LIMITS as L,
   WEBHOOK_MESSAGES,
+  WEBHOOK_URL_PREFIX,
   WEBHOOK_STATUSES,
   WebhookEventType,
   WebhookStatus,
@@ -22,7 +25,7 @@ const check = (
     { message },
   );
 
-const startsWithHttps = (value: unknown) => typeof value === 'string' && value.startsWith('https://');
+const startsWithHttps = (value: unknown) => typeof value === 'string' && value.startsWith(WEBHOOK_URL_PREFIX);
 
 /** A non-empty array (else `emptyMessage`) whose every item is a section-6 type (else `Invalid event type: <type>`). */
 const EventTypes = (emptyMessage: string) =>
@@ -38,7 +41,7 @@ const EventTypes = (emptyMessage: string) =>
 /** POST /webhooks (docs/api.md, Webhooks); fields in the order the API reference lists their messages. */
 export class CreateWebhookDto {
   @ApiProperty(WEBHOOK_FIELD.name)
-  @RequiredString('name', 2, 100, WEBHOOK_MESSAGES.nameLength)
+  @RequiredString('name', L.name.min, L.name.max, WEBHOOK_MESSAGES.nameLength)
   name: string = undefined as never;
 
   @ApiProperty(WEBHOOK_FIELD.url)
@@ -57,7 +60,11 @@ export class CreateWebhookDto {
 /** PATCH /webhooks/{id}: at least one field (checked by the controller); only supplied fields change. */
 export class UpdateWebhookDto {
   @ApiPropertyOptional(WEBHOOK_FIELD.name)
-  @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(2, 100, WEBHOOK_MESSAGES.nameLength))
+  @applyDecorators(
+    WhenPresent(),
+    IsStringField('name'),
+    LengthBetween(L.name.min, L.name.max, WEBHOOK_MESSAGES.nameLength),
+  )
   name?: string = undefined;
 
   @ApiPropertyOptional(WEBHOOK_FIELD.url)
@@ -79,12 +86,12 @@ const isTimestamp = (v: unknown) => typeof v === 'number' && Number.isSafeIntege
 export class RecoverWebhookDto {
   @ApiProperty(RECOVER_FIELD.since)
   @applyDecorators(
-    Required('since is required'),
-    check('timestamp', isTimestamp, 'since must be a timestamp in milliseconds'),
+    Required(RECOVER_MESSAGES.sinceRequired),
+    check('timestamp', isTimestamp, RECOVER_MESSAGES.sinceTimestamp),
   )
   since: number = undefined as never;
 
   @ApiPropertyOptional(RECOVER_FIELD.until)
-  @applyDecorators(WhenPresent(), check('timestamp', isTimestamp, 'until must be a timestamp in milliseconds'))
+  @applyDecorators(WhenPresent(), check('timestamp', isTimestamp, RECOVER_MESSAGES.untilTimestamp))
   until?: number = undefined;
 }

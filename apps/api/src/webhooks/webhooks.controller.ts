@@ -23,7 +23,7 @@ import {
   UpdateWebhookCommand,
   WEBHOOK_PAUSED_CANNOT_RECOVER,
 } from '@app/application';
-import { validationError, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
+import { RECOVER_MESSAGES, validationError, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
 import { definedOnly } from '../http/defined-only';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
@@ -169,7 +169,7 @@ export class WebhooksController {
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiAcceptedResponse({ type: RecoverResultSchema })
   @ApiErrors({
-    400: ['since is required', 'since must be a timestamp in milliseconds', 'until must be after since'],
+    400: [RECOVER_MESSAGES.sinceRequired, RECOVER_MESSAGES.sinceTimestamp, RECOVER_MESSAGES.untilAfterSince],
     404: WEBHOOK_NOT_FOUND,
     409: WEBHOOK_PAUSED_CANNOT_RECOVER,
   })
@@ -178,7 +178,7 @@ export class WebhooksController {
     @Param('webhookId') webhookId: string,
     @Body() body: RecoverWebhookDto,
   ) {
-    if (body.until !== undefined && body.until <= body.since) throw validationError('until must be after since');
+    if (body.until !== undefined && body.until <= body.since) throw validationError(RECOVER_MESSAGES.untilAfterSince);
     const { count } = await this.commands.execute(
       new RecoverWebhookDeliveriesCommand(context, webhookId, body.since, body.until),
     );

@@ -35,8 +35,16 @@ import { ListOf, NumberBetween } from '../job-field-rules';
 /** Rules shared by create and update; each validates only when the field is set (not absent, not null). */
 export const JobRules = {
   endDate: () => applyDecorators(WhenSet(), IsIsoDate(M.endDateFormat)),
-  latitude: () => applyDecorators(WhenSet(), NumberBetween(-90, 90, M.latitudeNumber, M.latitudeRange)),
-  longitude: () => applyDecorators(WhenSet(), NumberBetween(-180, 180, M.longitudeNumber, M.longitudeRange)),
+  latitude: () =>
+    applyDecorators(
+      WhenSet(),
+      NumberBetween(JOB_LIMITS.latitude.min, JOB_LIMITS.latitude.max, M.latitudeNumber, M.latitudeRange),
+    ),
+  longitude: () =>
+    applyDecorators(
+      WhenSet(),
+      NumberBetween(JOB_LIMITS.longitude.min, JOB_LIMITS.longitude.max, M.longitudeNumber, M.longitudeRange),
+    ),
   externalId: () => OptionalString('external_id', JOB_LIMITS.externalId, M.externalIdLength),
   captureTypes: () =>
     applyDecorators(

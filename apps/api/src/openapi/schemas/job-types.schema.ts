@@ -1,14 +1,20 @@
 import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import type { JobTypeList } from '@app/application';
-import { DEFAULT_JOB_TYPE_ICON, JobTypeView } from '@app/domain';
+import { DEFAULT_JOB_TYPE_ICON, JOB_TYPE_LIMITS as L, JobTypeView } from '@app/domain';
 import { EXAMPLE, NextCursor, PageCount } from './common.schema';
 
 export const JOB_TYPE_FIELD = {
-  name: { type: String, minLength: 1, maxLength: 50, description: 'Display name', example: 'Substation survey' },
+  name: {
+    type: String,
+    minLength: L.name.min,
+    maxLength: L.name.max,
+    description: 'Display name',
+    example: 'Substation survey',
+  },
   icon: {
     type: String,
-    minLength: 1,
-    maxLength: 20,
+    minLength: L.icon.min,
+    maxLength: L.icon.max,
     default: DEFAULT_JOB_TYPE_ICON,
     description:
       'An icon name from the Lucide set (e.g. `wind`, `radio`, `home`, `zap`, `sun`, `hammer`, `database`, `traffic-cone`, `settings`)',

@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import type { ProjectList } from '@app/application';
-import { CreatedBy, ProjectView, Status, STATUS_VALUES } from '@app/domain';
+import {
+  CreatedBy,
+  OTHER_STATUS_REASON_LIMITS,
+  PROJECT_LIMITS as L,
+  ProjectView,
+  Status,
+  STATUS_VALUES,
+} from '@app/domain';
 import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
 
 /**
@@ -8,16 +15,26 @@ import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
  * `nullable` where a request may send null), so bounds and examples are written once.
  */
 export const PROJECT_FIELD = {
-  name: { type: String, minLength: 1, maxLength: 100, example: 'Dam inspection' },
-  description: { type: String, maxLength: 1000, example: 'Spillway and crest survey' },
+  name: { type: String, minLength: L.name.min, maxLength: L.name.max, example: 'Dam inspection' },
+  description: { type: String, maxLength: L.description.max, example: 'Spillway and crest survey' },
   start_date: { type: String, format: 'date', description: 'ISO 8601 date (YYYY-MM-DD)', example: '2026-12-01' },
   end_date: { type: String, format: 'date', description: 'ISO 8601 date, after start_date', example: '2026-12-31' },
-  external_id: { type: String, maxLength: 255, description: "The caller's own identifier", example: 'DAM-2026-014' },
-  laanc_number: { type: String, maxLength: 100, description: 'Airspace authorization number', example: 'LAANC-7FJ2K9' },
+  external_id: {
+    type: String,
+    maxLength: L.externalId,
+    description: "The caller's own identifier",
+    example: 'DAM-2026-014',
+  },
+  laanc_number: {
+    type: String,
+    maxLength: L.laancNumber,
+    description: 'Airspace authorization number',
+    example: 'LAANC-7FJ2K9',
+  },
   other_status_reason: {
     type: String,
-    minLength: 1,
-    maxLength: 200,
+    minLength: OTHER_STATUS_REASON_LIMITS.min,
+    maxLength: OTHER_STATUS_REASON_LIMITS.max,
     writeOnly: true,
     description: 'Required when `status` is `other` (and only then); kept in the history, never shown',
     example: 'Waiting for the landowner',

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { TeamList, TeamMember, TeamMemberListItem } from '@app/application';
-import { MEMBER_ROLES } from '@app/domain';
-import { MEMBER_STATUSES } from '../../admin/admin.dto';
+import { MEMBER_ROLES, MEMBER_STATUSES } from '@app/domain';
 import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
 
 const ERASED_NOTE = 'Shows `[erased]` once the member has been erased (docs/privacy.md)';

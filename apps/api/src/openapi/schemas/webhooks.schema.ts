@@ -9,7 +9,9 @@ import type {
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATUSES,
+  WEBHOOK_LIMITS,
   WEBHOOK_URL_MAX_LENGTH,
+  WEBHOOK_URL_PREFIX,
   WebhookCreatedBy,
   WebhookEventType,
   WebhookStatus,
@@ -20,12 +22,17 @@ import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
 const SECRET_EXAMPLE = 'whsec_3f9a1c0e7b2d4a6f8c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f5a';
 
 export const WEBHOOK_FIELD = {
-  name: { type: String, minLength: 2, maxLength: 100, example: 'Ops notifications' },
+  name: {
+    type: String,
+    minLength: WEBHOOK_LIMITS.name.min,
+    maxLength: WEBHOOK_LIMITS.name.max,
+    example: 'Ops notifications',
+  },
   url: {
     type: String,
     format: 'uri',
     maxLength: WEBHOOK_URL_MAX_LENGTH,
-    pattern: '^https://',
+    pattern: `^${WEBHOOK_URL_PREFIX}`,
     description: 'Must begin with https:// and point to a public address',
     example: 'https://hooks.example.com/workspace-ops',
   },

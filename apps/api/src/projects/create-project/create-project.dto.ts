@@ -3,7 +3,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
 import {
   OTHER_STATUS_REASON_LENGTH,
+  OTHER_STATUS_REASON_LIMITS,
   OTHER_STATUS_REASON_REQUIRED,
+  PROJECT_LIMITS as L,
+  PROJECT_MESSAGES as M,
   STATUS_MESSAGE,
   STATUS_VALUES,
   Status,
@@ -30,29 +33,29 @@ export const OtherStatusReason = () =>
     ),
     Required(OTHER_STATUS_REASON_REQUIRED),
     IsStringField('other_status_reason'),
-    LengthBetween(1, 200, OTHER_STATUS_REASON_LENGTH),
+    LengthBetween(OTHER_STATUS_REASON_LIMITS.min, OTHER_STATUS_REASON_LIMITS.max, OTHER_STATUS_REASON_LENGTH),
   );
 
 /** POST /projects (docs/api.md, Projects); fields in the order the API reference lists its messages. */
 export class CreateProjectDto {
   @ApiProperty(F.name)
-  @RequiredString('name', 1, 100, 'name must be between 1 and 100 characters')
+  @RequiredString('name', L.name.min, L.name.max, M.nameLength)
   name: string = undefined as never;
 
   @ApiProperty(F.start_date)
-  @applyDecorators(Required('start_date is required'), IsIsoDate('start_date must be a valid ISO date string'))
+  @applyDecorators(Required(M.startDateRequired), IsIsoDate(M.startDateFormat))
   start_date: string = undefined as never;
 
   @ApiPropertyOptional(orNull(F.end_date))
-  @applyDecorators(WhenSet(), IsIsoDate('end_date must be a valid ISO date string'))
+  @applyDecorators(WhenSet(), IsIsoDate(M.endDateFormat))
   end_date?: string | null = undefined;
 
   /** Required, but may be empty on create: the API reference bounds it to 1..1000 only on update. */
   @ApiProperty({ ...F.description, description: 'Required; may be empty on create' })
   @applyDecorators(
-    Required('description is required'),
+    Required(M.descriptionRequired),
     IsStringField('description'),
-    LengthBetween(0, 1000, 'description must be between 1 and 1000 characters'),
+    LengthBetween(L.description.createMin, L.description.max, M.descriptionLength),
   )
   description: string = undefined as never;
 
@@ -65,6 +68,6 @@ export class CreateProjectDto {
   other_status_reason?: string = undefined;
 
   @ApiPropertyOptional(orNull(F.external_id))
-  @OptionalString('external_id', 255, 'external_id must not exceed 255 characters')
+  @OptionalString('external_id', L.externalId, M.externalIdLength)
   external_id?: string | null = undefined;
 }

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
+import { PROJECT_LIMITS as L, PROJECT_MESSAGES as M, STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
 import {
   IsIsoDate,
   IsStringField,
@@ -17,26 +17,22 @@ import { OtherStatusReason } from '../create-project/create-project.dto';
 /** PATCH /projects/{id}: every field optional; only supplied fields change; null clears the nullable ones. */
 export class UpdateProjectDto {
   @ApiPropertyOptional(F.name)
-  @applyDecorators(
-    WhenPresent(),
-    IsStringField('name'),
-    LengthBetween(1, 100, 'name must be between 1 and 100 characters'),
-  )
+  @applyDecorators(WhenPresent(), IsStringField('name'), LengthBetween(L.name.min, L.name.max, M.nameLength))
   name?: string = undefined;
 
   @ApiPropertyOptional(F.start_date)
-  @applyDecorators(WhenPresent(), IsIsoDate('start_date must be a valid ISO date string'))
+  @applyDecorators(WhenPresent(), IsIsoDate(M.startDateFormat))
   start_date?: string = undefined;
 
   @ApiPropertyOptional({ ...orNull(F.end_date), description: 'ISO 8601 date, after start_date; null clears it' })
-  @applyDecorators(WhenSet(), IsIsoDate('end_date must be a valid ISO date string'))
+  @applyDecorators(WhenSet(), IsIsoDate(M.endDateFormat))
   end_date?: string | null = undefined;
 
-  @ApiPropertyOptional({ ...F.description, minLength: 1 })
+  @ApiPropertyOptional({ ...F.description, minLength: L.description.min })
   @applyDecorators(
     WhenPresent(),
     IsStringField('description'),
-    LengthBetween(1, 1000, 'description must be between 1 and 1000 characters'),
+    LengthBetween(L.description.min, L.description.max, M.descriptionLength),
   )
   description?: string = undefined;
 
@@ -49,13 +45,13 @@ export class UpdateProjectDto {
   other_status_reason?: string = undefined;
 
   @ApiPropertyOptional({ ...orNull(F.external_id), description: "The caller's own identifier; null clears it" })
-  @OptionalString('external_id', 255, 'external_id must not exceed 255 characters')
+  @OptionalString('external_id', L.externalId, M.externalIdLength)
   external_id?: string | null = undefined;
 
   @ApiPropertyOptional({
     ...orNull(F.laanc_number),
     description: 'Airspace authorization number (writable only on update); null clears it',
   })
-  @OptionalString('laanc_number', 100, 'laanc_number must not exceed 100 characters')
+  @OptionalString('laanc_number', L.laancNumber, M.laancNumberLength)
   laanc_number?: string | null = undefined;
 }
