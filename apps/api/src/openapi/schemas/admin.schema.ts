@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptions } from '@nestjs/swagger';
 import { API_KEY_PREFIX } from '@app/application';
 import { API_KEY_SCOPES, MEMBER_LIMITS as ML, MEMBER_ROLES, PLANS, WORKSPACE_LIMITS as L } from '@app/domain';
 import { EXAMPLE } from './common.schema';
+import { schemaOf } from './schema-table';
 
 /** How the document describes the operator API's request fields (docs/operator-contract.md). */
 export const ADMIN_FIELD = {
@@ -44,15 +45,14 @@ export const ADMIN_FIELD = {
   },
 } satisfies Record<string, ApiPropertyOptions>;
 
-@ApiSchema({ name: 'CreatedApiKey', description: 'The new API key: the full key is shown only in this response.' })
-export class CreatedApiKeySchema {
-  @ApiProperty({ example: EXAMPLE.apiKeyId })
-  id!: string;
-
-  @ApiProperty({
-    description: `The key to send as \`Authorization: Bearer <key>\`; begins with \`${API_KEY_PREFIX}\`. Only its hash is stored: a lost key cannot be recovered.`,
-    pattern: `^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`,
-    example: `${API_KEY_PREFIX}Xq3kT9LmN8vB5cR7wZa2Yd4Fg6Hj8Kl0Pq2Rs4Tu6Wy`,
-  })
-  key!: string;
-}
+export const CreatedApiKeySchema = schemaOf(
+  { name: 'CreatedApiKey', description: 'The new API key: the full key is shown only in this response.' },
+  {
+    id: { example: EXAMPLE.apiKeyId },
+    key: {
+      description: `The key to send as \`Authorization: Bearer <key>\`; begins with \`${API_KEY_PREFIX}\`. Only its hash is stored: a lost key cannot be recovered.`,
+      pattern: `^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`,
+      example: `${API_KEY_PREFIX}Xq3kT9LmN8vB5cR7wZa2Yd4Fg6Hj8Kl0Pq2Rs4Tu6Wy`,
+    },
+  },
+);
