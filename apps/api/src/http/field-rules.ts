@@ -1,6 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsIn, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { isIsoDate } from '@app/domain';
+import {
+  isIsoDate,
+  OTHER_STATUS_REASON_LENGTH,
+  OTHER_STATUS_REASON_LIMITS,
+  OTHER_STATUS_REASON_REQUIRED,
+} from '@app/domain';
 
 /**
  * Small building blocks for DTO fields, so every DTO states its rules (and the API reference's messages)
@@ -46,3 +51,15 @@ export const RequiredString = (field: string, min: number, max: number, lengthMe
 /** An optional string (absent or null means "not given") with a maximum length. */
 export const OptionalString = (field: string, max: number, lengthMessage: string) =>
   applyDecorators(WhenSet(), IsStringField(field), LengthBetween(0, max, lengthMessage));
+
+/** `other_status_reason` of projects and jobs: required when the status is `other`; checked whenever given. */
+export const OtherStatusReason = () =>
+  applyDecorators(
+    ValidateIf(
+      (o: { status?: unknown; other_status_reason?: unknown }) =>
+        o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
+    ),
+    Required(OTHER_STATUS_REASON_REQUIRED),
+    IsStringField('other_status_reason'),
+    LengthBetween(OTHER_STATUS_REASON_LIMITS.min, OTHER_STATUS_REASON_LIMITS.max, OTHER_STATUS_REASON_LENGTH),
+  );

@@ -1,40 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
-import {
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_LIMITS,
-  OTHER_STATUS_REASON_REQUIRED,
-  PROJECT_LIMITS as L,
-  PROJECT_MESSAGES as M,
-  STATUS_MESSAGE,
-  STATUS_VALUES,
-  Status,
-} from '@app/domain';
+import { PROJECT_LIMITS as L, PROJECT_MESSAGES as M, STATUS_MESSAGE, STATUS_VALUES, Status } from '@app/domain';
 import {
   IsIsoDate,
   IsStringField,
   LengthBetween,
   OneOf,
   OptionalString,
+  OtherStatusReason,
   Required,
   RequiredString,
   WhenSet,
 } from '../../http/field-rules';
 import { orNull } from '../../openapi/schemas/common.schema';
 import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
-
-/** Required when the status is `other`; checked for type and length whenever it is given. */
-export const OtherStatusReason = () =>
-  applyDecorators(
-    ValidateIf(
-      (o: { status?: unknown; other_status_reason?: unknown }) =>
-        o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
-    ),
-    Required(OTHER_STATUS_REASON_REQUIRED),
-    IsStringField('other_status_reason'),
-    LengthBetween(OTHER_STATUS_REASON_LIMITS.min, OTHER_STATUS_REASON_LIMITS.max, OTHER_STATUS_REASON_LENGTH),
-  );
 
 /** POST /projects (docs/api.md, Projects); fields in the order the API reference lists its messages. */
 export class CreateProjectDto {

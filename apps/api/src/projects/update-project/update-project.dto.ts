@@ -7,12 +7,12 @@ import {
   LengthBetween,
   OneOf,
   OptionalString,
+  OtherStatusReason,
   WhenPresent,
   WhenSet,
 } from '../../http/field-rules';
 import { orNull } from '../../openapi/schemas/common.schema';
 import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
-import { OtherStatusReason } from '../create-project/create-project.dto';
 
 /** PATCH /projects/{id}: every field optional; only supplied fields change; null clears the nullable ones. */
 export class UpdateProjectDto {
