@@ -24,7 +24,10 @@ import { Ctx } from '../http/request-context.decorator';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import { CreatedApiKeySchema } from '../openapi/schemas/admin.schema';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
-import { AddMemberDto, CreateApiKeyDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './admin.dto';
+import { AddMemberDto } from './add-member/add-member.dto';
+import { CreateApiKeyDto } from './create-api-key/create-api-key.dto';
+import { CreateWorkspaceDto } from './create-workspace/create-workspace.dto';
+import { UpdateWorkspaceDto } from './update-workspace/update-workspace.dto';
 
 /**
  * The operator contract of docs/operator-contract.md: it stands in for the dashboard of the API reference.

@@ -54,6 +54,9 @@ export class RebuildDto {
   name?: string = undefined;
 }
 
+const PROJECTION_STRING = 'projection must be a string';
+const POSITION_POSITIVE = 'position must be a positive integer';
+
 /**
  * Operator tools (CLI: `projections ...`, `events ...`): projection status and blue/green
  * rebuilds, verification of the read models against a replay, and NDJSON exports for auditors.
@@ -78,7 +81,7 @@ export class OperationsController {
   @ApiQuery({ name: 'projection', required: false, type: String, description: 'Only this projection', example: 'jobs' })
   @ApiOkResponse({ type: DeadLetterListSchema })
   @ApiErrors({
-    400: 'projection must be a string',
+    400: PROJECTION_STRING,
     404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
   })
   async deadLetters(@Query('projection') projection?: unknown) {
@@ -98,7 +101,7 @@ export class OperationsController {
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterRetriedSchema })
   @ApiErrors({
-    400: 'position must be a positive integer',
+    400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
     409: projectorOnly('A dead-letter retry'),
   })
@@ -119,7 +122,7 @@ export class OperationsController {
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterSkippedSchema })
   @ApiErrors({
-    400: 'position must be a positive integer',
+    400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
     409: projectorOnly('A dead-letter skip'),
   })
@@ -139,7 +142,7 @@ export class OperationsController {
   }
 
   private knownProjection(projection: unknown): string {
-    if (typeof projection !== 'string') throw validationError('projection must be a string');
+    if (typeof projection !== 'string') throw validationError(PROJECTION_STRING);
     if (!this.engine.projector(projection)) {
       throw notFound(new UnknownProjectionError(projection, this.engine.projectorNames()).message);
     }
@@ -151,7 +154,7 @@ export class OperationsController {
     position: string,
     act: (key: DeadLetterKey) => Promise<T>,
   ): Promise<T> {
-    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError('position must be a positive integer');
+    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError(POSITION_POSITIVE);
     const key = { projection: this.knownProjection(projection), position: Number(position) };
     try {
       return await act(key);

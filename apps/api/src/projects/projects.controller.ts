@@ -32,10 +32,11 @@ import {
   validationError,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
-import { parseAsOf } from '../http/as-of';
+import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
 import { IfMatch, readTagged, tagged } from '../http/conditional';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { definedOnly } from '../http/defined-only';
+import { singleQueryValue } from '../http/query-params';
 import {
   ApiAsOfQuery,
   ApiCursorQuery,
@@ -129,7 +130,7 @@ export class ProjectsController {
   })
   @ApiCursorQuery()
   @ApiOkResponse({ type: ProjectListSchema })
-  @ApiErrors({ 400: [STATUS_MESSAGE, 'archived must be true or false', 'cursor is invalid'] })
+  @ApiErrors({ 400: [STATUS_MESSAGE, M.archivedFilter, 'cursor is invalid'] })
   @Header('content-type', 'application/json; charset=utf-8')
   async list(
     @Caller() caller: Principal,
@@ -142,7 +143,7 @@ export class ProjectsController {
       new ListProjectsJsonQuery(caller.workspaceId, {
         statuses: parseStatuses(status),
         archived: parseArchived(archived),
-        cursor: single('cursor', cursor),
+        cursor: singleQueryValue('cursor', cursor),
       }),
     );
     return page.text;
@@ -161,7 +162,7 @@ export class ProjectsController {
   @ApiAsOfQuery('project')
   @ApiIfNoneMatch()
   @ApiOkResponse({ type: ProjectSchema, headers: ETAG_HEADER })
-  @ApiErrors({ 400: 'as_of must be a Unix time in milliseconds', 404: PROJECT_NOT_FOUND })
+  @ApiErrors({ 400: AS_OF_MESSAGE, 404: PROJECT_NOT_FOUND })
   get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('as_of') asOf?: unknown) {
     // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
     const at = parseAsOf(asOf);
@@ -227,7 +228,7 @@ export class ProjectsController {
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
   @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project archived successfully' } })
-  @ApiErrors({ 400: 'archived must be a boolean', 404: PROJECT_NOT_FOUND })
+  @ApiErrors({ 400: M.archivedBoolean, 404: PROJECT_NOT_FOUND })
   async archive(
     @Ctx() context: CommandContext,
     @Param('projectId') projectId: string,
@@ -244,15 +245,8 @@ export class ProjectsController {
   }
 }
 
-/** A query parameter given twice arrives as an array; this API takes each once. */
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
-  return value;
-}
-
 function parseStatuses(raw: unknown): Status[] | undefined {
-  const value = single('status', raw);
+  const value = singleQueryValue('status', raw);
   if (value === undefined || value === '') return undefined;
   const statuses = value.split(',').map((s) => s.trim());
   if (!statuses.every(isStatus)) throw validationError(STATUS_MESSAGE);
@@ -260,8 +254,8 @@ function parseStatuses(raw: unknown): Status[] | undefined {
 }
 
 function parseArchived(raw: unknown): boolean {
-  const value = single('archived', raw);
+  const value = singleQueryValue('archived', raw);
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
-  throw validationError('archived must be true or false');
+  throw validationError(M.archivedFilter);
 }

@@ -25,6 +25,7 @@ import {
 } from '@app/application';
 import { RECOVER_MESSAGES, validationError, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
 import { definedOnly } from '../http/defined-only';
+import { singleQueryValue } from '../http/query-params';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, MessageBody } from '../openapi/schemas/common.schema';
@@ -37,7 +38,9 @@ import {
   WebhookListSchema,
   WebhookSchema,
 } from '../openapi/schemas/webhooks.schema';
-import { CreateWebhookDto, RecoverWebhookDto, UpdateWebhookDto } from './webhook.dto';
+import { CreateWebhookDto } from './create-webhook/create-webhook.dto';
+import { RecoverWebhookDto } from './recover-webhook/recover-webhook.dto';
+import { UpdateWebhookDto } from './update-webhook/update-webhook.dto';
 
 @ApiTags('Webhooks')
 @ApiKeyAuth()
@@ -79,7 +82,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookListSchema })
   @ApiErrors({ 400: 'cursor is invalid' })
   list(@Caller() caller: Principal, @Query('cursor') cursor?: unknown) {
-    return this.queries.execute(new ListWebhooksQuery(caller.workspaceId, single('cursor', cursor)));
+    return this.queries.execute(new ListWebhooksQuery(caller.workspaceId, singleQueryValue('cursor', cursor)));
   }
 
   @Get(':webhookId')
@@ -156,7 +159,7 @@ export class WebhooksController {
   @ApiErrors({ 400: 'cursor is invalid', 404: WEBHOOK_NOT_FOUND })
   deliveries(@Caller() caller: Principal, @Param('webhookId') webhookId: string, @Query('cursor') cursor?: unknown) {
     return this.queries.execute(
-      new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, single('cursor', cursor)),
+      new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, singleQueryValue('cursor', cursor)),
     );
   }
 
@@ -198,11 +201,4 @@ export class WebhooksController {
     const rotated = await this.commands.execute(new RotateWebhookSecretCommand(context, webhookId));
     return { ...rotated, message: 'Webhook secret rotated. Store the new secret now: it is not shown again.' };
   }
-}
-
-/** A query parameter given twice arrives as an array; this API takes each once. */
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
-  return value;
 }

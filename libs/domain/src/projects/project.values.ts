@@ -27,6 +27,9 @@ export const PROJECT_MESSAGES = {
   descriptionLength: 'description must be between 1 and 1000 characters',
   externalIdLength: COMMON_MESSAGES.externalIdLength,
   laancNumberLength: 'laanc_number must not exceed 100 characters',
+  // POST /projects/{id}/archive, and the `archived` filter of GET /projects.
+  archivedBoolean: 'archived must be a boolean',
+  archivedFilter: 'archived must be true or false',
 } as const;
 
 /** Kept under its older name: the handlers and tests quote it. */

@@ -1,5 +1,6 @@
 import { ApiPropertyOptions } from '@nestjs/swagger';
 import { PAGE_SIZE } from '@app/application';
+import { COMMON_MESSAGES } from '@app/domain';
 import { AUTH_FAILURES, AuthCode } from '../../http/errors';
 import { schemaOf } from './schema-table';
 
@@ -63,7 +64,7 @@ export const ErrorBody = schemaOf(
   {
     message: {
       description: 'What went wrong; validation failures name the field and the reason',
-      example: 'name is required',
+      example: COMMON_MESSAGES.nameRequired,
     },
   },
 );

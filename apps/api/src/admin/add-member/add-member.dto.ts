@@ -1,76 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
+import { ValidateBy, ValidateIf } from 'class-validator';
 import {
-  API_KEY_SCOPES,
-  ApiKeyScope,
   MEMBER_LIMITS,
   MEMBER_MESSAGES as MM,
   MEMBER_ROLES,
   MEMBER_STATUSES,
   MemberRole,
   MemberStatus,
-  Plan,
-  PLANS,
-  WORKSPACE_LIMITS as L,
-  WORKSPACE_MESSAGES as M,
 } from '@app/domain';
-import {
-  IsStringField,
-  LengthBetween,
-  OneOf,
-  OptionalString,
-  Required,
-  RequiredString,
-  WhenPresent,
-} from '../http/field-rules';
-import { ValidateBy } from 'class-validator';
-import { ADMIN_FIELD } from '../openapi/schemas/admin.schema';
-
-const ProjectLimit = () =>
-  applyDecorators(
-    WhenPresent(),
-    ValidateBy(
-      {
-        name: 'projectLimit',
-        validator: {
-          validate: (v: unknown) =>
-            v === null ||
-            (typeof v === 'number' && Number.isInteger(v) && v >= L.projectLimit.min && v <= L.projectLimit.max),
-          defaultMessage: () => M.projectLimit,
-        },
-      },
-      { message: M.projectLimit },
-    ),
-  );
-
-export class CreateWorkspaceDto {
-  @ApiProperty(ADMIN_FIELD.workspace_name)
-  @RequiredString('name', L.name.min, L.name.max, M.nameLength)
-  name: string = undefined as never;
-
-  @ApiProperty(ADMIN_FIELD.plan)
-  @OneOf(PLANS, M.plan)
-  plan: Plan = undefined as never;
-
-  @ApiPropertyOptional(ADMIN_FIELD.project_limit)
-  @ProjectLimit()
-  project_limit?: number | null = undefined;
-}
-
-/** At least one of the two fields. */
-export class UpdateWorkspaceDto {
-  @ApiPropertyOptional(ADMIN_FIELD.plan)
-  @applyDecorators(WhenPresent(), OneOf(PLANS, M.plan))
-  plan?: Plan = undefined;
-
-  @ApiPropertyOptional({ ...ADMIN_FIELD.project_limit, description: 'Maximum number of projects; null = unlimited' })
-  @ProjectLimit()
-  project_limit?: number | null = undefined;
-}
+import { IsStringField, LengthBetween, OneOf, OptionalString, Required, WhenPresent } from '../../http/field-rules';
+import { ADMIN_FIELD } from '../../openapi/schemas/admin.schema';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** POST /admin/workspaces/{workspaceId}/members (docs/operator-contract.md). */
 export class AddMemberDto {
   @ApiProperty(ADMIN_FIELD.email)
   @applyDecorators(
@@ -123,14 +67,4 @@ export class AddMemberDto {
   })
   @applyDecorators(WhenPresent(), OneOf(MEMBER_STATUSES, MM.status))
   status?: MemberStatus = undefined;
-}
-
-export class CreateApiKeyDto {
-  @ApiProperty(ADMIN_FIELD.key_name)
-  @RequiredString('name', L.apiKeyName.min, L.apiKeyName.max, M.nameLength)
-  name: string = undefined as never;
-
-  @ApiProperty(ADMIN_FIELD.scope)
-  @OneOf(API_KEY_SCOPES, M.scope)
-  scope: ApiKeyScope = undefined as never;
 }
