@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiPropertyOptions } from '@nestjs/swagger';
 import { ValidateBy, ValidationOptions } from 'class-validator';
 import {
   CAPTURE_TYPES,
@@ -19,9 +19,8 @@ import {
   LengthBetween,
   OneOf,
   OtherStatusReason,
-  Required,
-  WhenPresent,
-  WhenSet,
+  RequestField,
+  requestFields,
 } from '../http/field-rules';
 import { orNull } from '../openapi/schemas/common.schema';
 import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
@@ -72,49 +71,24 @@ export const PilotIdList = (requiredMessage: string, maxItems: number, countMess
   );
 
 /**
- * Every job field declared once: its own checks, and how create and update each treat its absence
- * (docs/api.md, Jobs). On create, null means "not given" for every optional field; on update, null
- * clears exactly the fields the API reference lists as nullable (`set`), and is refused like any
- * other wrong type for the others (`present`). The DTOs only list the fields, each in the order of
- * the API reference's messages for that request, which is the order their failures are reported in.
+ * Every job field declared once (see RequestField in ../http/field-rules.ts): its own checks, and
+ * how create and update each treat its absence (docs/api.md, Jobs). On create, null means "not
+ * given" for every optional field; on update, null clears exactly the fields the API reference lists
+ * as nullable (`set`), and is refused like any other wrong type for the others (`present`).
  */
-type Presence =
-  /** Required, with no message of its own: a missing value fails the field's first check. */
-  | 'always'
-  /** Required: absent or null fails with this message first. */
-  | { required: string }
-  /** Optional; the field's checks carry their own condition. */
-  | 'own'
-  /** Checked when present (not undefined): null is checked, and refused, like any other value. */
-  | 'present'
-  /** Checked when present and not null. */
-  | 'set';
 
-interface JobFieldRule {
-  /** The field's own checks, in the order they run. */
-  check?: () => PropertyDecorator;
-  create: { when: Presence; doc: ApiPropertyOptions };
-  update: { when: Presence; doc: ApiPropertyOptions };
-}
-
-const presence = (when: Presence): PropertyDecorator[] =>
-  when === 'present'
-    ? [WhenPresent()]
-    : when === 'set'
-      ? [WhenSet()]
-      : typeof when === 'object'
-        ? [Required(when.required)]
-        : [];
+/** A field both requests take. */
+type InBoth = RequestField & Required<Pick<RequestField, 'create' | 'update'>>;
 
 /** A list field, nullable on create and update alike. */
-const list = (doc: ApiPropertyOptions, rule: ListRule): JobFieldRule => ({
+const list = (doc: ApiPropertyOptions, rule: ListRule): InBoth => ({
   check: () => ListOf(rule),
   create: { when: 'set', doc: orNull(doc) },
   update: { when: 'set', doc: orNull(doc) },
 });
 
 /** A field create and update treat alike: null clears it (or, on create, leaves it unset). */
-const nullable = (doc: ApiPropertyOptions, check: () => PropertyDecorator): JobFieldRule => ({
+const nullable = (doc: ApiPropertyOptions, check: () => PropertyDecorator): InBoth => ({
   check,
   create: { when: 'set', doc: orNull(doc) },
   update: { when: 'set', doc: orNull(doc) },
@@ -229,19 +203,7 @@ export const JOB_FIELDS = {
   flights_per_occurrence: nullable(F.flights_per_occurrence, () =>
     IsIntegerInRange(L.flightsPerOccurrence.min, L.flightsPerOccurrence.max, M.flightsPerOccurrence),
   ),
-} satisfies Record<string, JobFieldRule>;
+} satisfies Record<string, RequestField>;
 
-export type JobField = keyof typeof JOB_FIELDS;
-
-const fieldDecorator = (field: JobField, request: 'create' | 'update') => {
-  const rule: JobFieldRule = JOB_FIELDS[field];
-  const { when, doc } = rule[request];
-  const required = typeof when === 'object' || when === 'always';
-  const documented = required ? ApiProperty(doc) : ApiPropertyOptional(doc);
-  return applyDecorators(documented, ...presence(when), ...(rule.check ? [rule.check()] : []));
-};
-
-/** The field as POST .../jobs takes it. */
-export const OnCreate = (field: JobField) => fieldDecorator(field, 'create');
-/** The field as PATCH .../jobs/{jobId} takes it. */
-export const OnUpdate = (field: JobField) => fieldDecorator(field, 'update');
+/** The job fields as POST .../jobs and PATCH .../jobs/{jobId} take them. */
+export const { OnCreate, OnUpdate } = requestFields(JOB_FIELDS);
