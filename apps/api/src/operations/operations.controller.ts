@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiPropertyOptional,
   ApiQuery,
   ApiTags,
   getSchemaPath,
@@ -30,7 +29,6 @@ import {
 import { notFound, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { HttpProblem } from '../http/errors';
-import { IsStringField, WhenPresent } from '../http/field-rules';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
@@ -42,17 +40,7 @@ import {
   RebuildStartedSchema,
   VerifyReportSchema,
 } from '../openapi/schemas/operations.schema';
-
-export class RebuildDto {
-  @ApiPropertyOptional({
-    type: String,
-    description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other',
-    example: 'projects',
-  })
-  @IsStringField('name')
-  @WhenPresent()
-  name?: string = undefined;
-}
+import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 
 const PROJECTION_STRING = 'projection must be a string';
 const POSITION_POSITIVE = 'position must be a positive integer';
