@@ -16,6 +16,7 @@ import {
   MEMBER_MESSAGES,
   USER_NOT_FOUND,
   validationError,
+  WORKSPACE_ANSWERS,
   WORKSPACE_MESSAGES,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
@@ -60,7 +61,7 @@ export class AdminController {
   @Patch('workspaces/:workspaceId')
   @ApiOperation({ summary: "Change a workspace's plan or project limit" })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Workspace updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, example: { message: WORKSPACE_ANSWERS.updated } })
   @ApiErrors({ 400: WORKSPACE_MESSAGES.nothingToUpdate, 404: WORKSPACE_NOT_FOUND })
   async updateWorkspace(
     @Ctx() context: CommandContext,
@@ -73,7 +74,7 @@ export class AdminController {
     await this.commands.execute(
       new UpdateWorkspaceCommand(context, workspaceId, { plan: body.plan, projectLimit: body.project_limit }),
     );
-    return { message: 'Workspace updated successfully' };
+    return { message: WORKSPACE_ANSWERS.updated };
   }
 
   @Post('workspaces/:workspaceId/members')

@@ -94,6 +94,7 @@ const nullable = (doc: ApiPropertyOptions, check: () => PropertyDecorator): InBo
   update: { when: 'set', doc: orNull(doc) },
 });
 
+const EMPTIED_NOT_NULLED = 'Send "" to empty it (null is refused)';
 const checkedOnChange = (doc: { description: string }) => `${doc.description}; checked only when it changes`;
 const among = (values: readonly unknown[]) => (v: unknown) => values.includes(v);
 
@@ -157,13 +158,13 @@ export const JOB_FIELDS = {
   description: {
     check: () => applyDecorators(IsStringField('description'), LengthBetween(0, L.description, M.descriptionLength)),
     create: { when: 'set', doc: orNull(F.description) },
-    update: { when: 'present', doc: { ...F.description, description: 'Send "" to empty it (null is refused)' } },
+    update: { when: 'present', doc: { ...F.description, description: EMPTIED_NOT_NULLED } },
   },
   inspection_notes: {
     check: () =>
       applyDecorators(IsStringField('inspection_notes'), LengthBetween(0, L.inspectionNotes, M.inspectionNotesLength)),
     create: { when: 'set', doc: orNull(F.inspection_notes) },
-    update: { when: 'present', doc: { ...F.inspection_notes, description: 'Send "" to empty it (null is refused)' } },
+    update: { when: 'present', doc: { ...F.inspection_notes, description: EMPTIED_NOT_NULLED } },
   },
   capture_types: list(F.capture_types, {
     allows: among(CAPTURE_TYPES),

@@ -19,6 +19,7 @@ import {
 import {
   ASSIGNMENT_MESSAGES,
   CreateJobInput,
+  JOB_ANSWERS,
   JOB_MESSAGES as M,
   JOB_NOT_FOUND,
   OTHER_STATUS_REASON_REQUIRED,
@@ -147,7 +148,7 @@ export class JobsController {
       'Only the supplied fields change; null clears the nullable ones. Changing the pattern or a recurring field regenerates the occurrences.',
   })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Job updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, example: { message: JOB_ANSWERS.updated } })
   @ApiErrors({
     400: [
       M.nameLength,
@@ -168,7 +169,7 @@ export class JobsController {
     @Body() body: UpdateJobDto,
   ) {
     await this.commands.execute(new UpdateJobCommand(context, projectId, jobId, definedOnly(body)));
-    return { message: 'Job updated successfully' };
+    return { message: JOB_ANSWERS.updated };
   }
 
   @Delete(':jobId')

@@ -42,6 +42,8 @@ import {
 } from '../openapi/schemas/operations.schema';
 import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 
+const UNKNOWN_PROJECTION_EXAMPLE =
+  'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)';
 const PROJECTION_STRING = 'projection must be a string';
 const POSITION_POSITIVE = 'position must be a positive integer';
 
@@ -70,7 +72,7 @@ export class OperationsController {
   @ApiOkResponse({ type: DeadLetterListSchema })
   @ApiErrors({
     400: PROJECTION_STRING,
-    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+    404: UNKNOWN_PROJECTION_EXAMPLE,
   })
   async deadLetters(@Query('projection') projection?: unknown) {
     if (projection !== undefined) this.knownProjection(projection);
@@ -175,7 +177,7 @@ export class OperationsController {
   @ApiAcceptedResponse({ type: RebuildStartedSchema })
   @ApiErrors({
     400: 'name must be a string',
-    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+    404: UNKNOWN_PROJECTION_EXAMPLE,
     409: projectorOnly('A rebuild'),
   })
   async rebuild(@Body() body: RebuildDto) {

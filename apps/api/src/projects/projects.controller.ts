@@ -25,6 +25,7 @@ import {
   isStatus,
   OTHER_STATUS_REASON_REQUIRED,
   PROJECT_LIMIT_REACHED,
+  PROJECT_ANSWERS,
   PROJECT_MESSAGES as M,
   PROJECT_NOT_FOUND,
   STATUS_MESSAGE,
@@ -178,7 +179,7 @@ export class ProjectsController {
   })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
-  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: PROJECT_ANSWERS.updated } })
   @ApiErrors({
     400: [
       M.nameLength,
@@ -201,7 +202,7 @@ export class ProjectsController {
     const { revision } = await this.commands.execute(
       new UpdateProjectCommand(context, projectId, definedOnly(body), expectedRevision),
     );
-    return tagged({ message: 'Project updated successfully' }, revision);
+    return tagged({ message: PROJECT_ANSWERS.updated }, revision);
   }
 
   @Delete(':projectId')
@@ -227,7 +228,7 @@ export class ProjectsController {
   @ApiOperation({ summary: 'Archive or unarchive a project' })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
-  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project archived successfully' } })
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: PROJECT_ANSWERS.archived } })
   @ApiErrors({ 400: M.archivedBoolean, 404: PROJECT_NOT_FOUND })
   async archive(
     @Ctx() context: CommandContext,
@@ -238,10 +239,7 @@ export class ProjectsController {
     const { revision } = await this.commands.execute(
       new ArchiveProjectCommand(context, projectId, body.archived, expectedRevision),
     );
-    return tagged(
-      { message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' },
-      revision,
-    );
+    return tagged({ message: body.archived ? PROJECT_ANSWERS.archived : PROJECT_ANSWERS.unarchived }, revision);
   }
 }
 

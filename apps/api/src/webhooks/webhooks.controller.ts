@@ -23,7 +23,7 @@ import {
   UpdateWebhookCommand,
   WEBHOOK_PAUSED_CANNOT_RECOVER,
 } from '@app/application';
-import { RECOVER_MESSAGES, validationError, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
+import { RECOVER_MESSAGES, validationError, WEBHOOK_ANSWERS, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
 import { definedOnly } from '../http/defined-only';
 import { singleQueryValue } from '../http/query-params';
 import { Caller, Ctx } from '../http/request-context.decorator';
@@ -73,7 +73,7 @@ export class WebhooksController {
     const created = await this.commands.execute(
       new CreateWebhookCommand(context, { name: body.name, url: body.url, event_types: body.event_types }),
     );
-    return { ...created, message: 'Webhook created successfully. Store the secret now: it is not shown again.' };
+    return { ...created, message: WEBHOOK_ANSWERS.created };
   }
 
   @Get()
@@ -100,7 +100,7 @@ export class WebhooksController {
     description: 'At least one field; `status: active` re-activates it and resets `failure_count`.',
   })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Webhook updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, example: { message: WEBHOOK_ANSWERS.updated } })
   @ApiErrors({
     400: [
       WEBHOOK_MESSAGES.nameType,
@@ -117,7 +117,7 @@ export class WebhooksController {
     const changes = definedOnly(body);
     if (Object.keys(changes).length === 0) throw validationError(WEBHOOK_MESSAGES.nothingToUpdate);
     await this.commands.execute(new UpdateWebhookCommand(context, webhookId, changes));
-    return { message: 'Webhook updated successfully' };
+    return { message: WEBHOOK_ANSWERS.updated };
   }
 
   @Delete(':webhookId')
@@ -146,7 +146,7 @@ export class WebhooksController {
   async test(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string) {
     const attempt = await this.commands.execute(new TestWebhookCommand(context, webhookId));
     return {
-      message: attempt.succeeded ? 'Test delivery succeeded' : 'Test delivery failed',
+      message: attempt.succeeded ? WEBHOOK_ANSWERS.testSucceeded : WEBHOOK_ANSWERS.testFailed,
       delivery: attemptView(attempt),
     };
   }
@@ -199,6 +199,6 @@ export class WebhooksController {
   @ApiErrors({ 404: WEBHOOK_NOT_FOUND })
   async rotateSecret(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string) {
     const rotated = await this.commands.execute(new RotateWebhookSecretCommand(context, webhookId));
-    return { ...rotated, message: 'Webhook secret rotated. Store the new secret now: it is not shown again.' };
+    return { ...rotated, message: WEBHOOK_ANSWERS.secretRotated };
   }
 }

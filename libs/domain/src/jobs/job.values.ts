@@ -53,6 +53,13 @@ export const JOB_LIMITS = {
 
 export const JOB_NOT_FOUND = 'Job not found';
 
+/** The API reference's answers to a successful change (docs/api.md, Jobs). */
+export const JOB_ANSWERS = {
+  updated: 'Job updated successfully',
+  pilotsAssigned: 'Pilots assigned successfully',
+  pilotsUnassigned: 'Pilots unassigned successfully',
+} as const;
+
 /** Spec 7, jobs create. */
 export const JOB_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,

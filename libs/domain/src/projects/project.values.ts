@@ -15,6 +15,13 @@ export const PROJECT_LIMITS = {
 
 export const PROJECT_NOT_FOUND = 'Project not found';
 
+/** The API reference's answers to a successful change (docs/api.md, Projects). */
+export const PROJECT_ANSWERS = {
+  updated: 'Project updated successfully',
+  archived: 'Project archived successfully',
+  unarchived: 'Project unarchived successfully',
+} as const;
+
 export const PROJECT_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,
   nameLength: COMMON_MESSAGES.nameLength,

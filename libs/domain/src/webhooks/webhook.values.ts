@@ -15,6 +15,15 @@ export const WEBHOOK_URL_MAX_LENGTH = WEBHOOK_LIMITS.url;
 export const WEBHOOK_URL_PREFIX = 'https://';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
+
+/** The answers to a successful change (docs/api.md, Webhooks). */
+export const WEBHOOK_ANSWERS = {
+  created: 'Webhook created successfully. Store the secret now: it is not shown again.',
+  updated: 'Webhook updated successfully',
+  secretRotated: 'Webhook secret rotated. Store the new secret now: it is not shown again.',
+  testSucceeded: 'Test delivery succeeded',
+  testFailed: 'Test delivery failed',
+} as const;
 export const WEBHOOK_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,
   nameType: 'name must be a string',

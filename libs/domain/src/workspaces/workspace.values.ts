@@ -25,6 +25,9 @@ export const MEMBER_LIMITS = {
   profilePicture: 2048,
 } as const;
 
+/** The answer to a successful change (docs/operator-contract.md). */
+export const WORKSPACE_ANSWERS = { updated: 'Workspace updated successfully' } as const;
+
 export const WORKSPACE_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,
   nameLength: COMMON_MESSAGES.nameLength,

@@ -1,6 +1,6 @@
 import { ApiPropertyOptions } from '@nestjs/swagger';
 import { PAGE_SIZE } from '@app/application';
-import { COMMON_MESSAGES } from '@app/domain';
+import { COMMON_MESSAGES, PROJECT_ANSWERS } from '@app/domain';
 import { AUTH_FAILURES, AuthCode } from '../../http/errors';
 import { schemaOf } from './schema-table';
 
@@ -87,5 +87,5 @@ export const IdBody = schemaOf(
 
 export const MessageBody = schemaOf(
   { name: 'Message', description: 'A confirmation.' },
-  { message: { example: 'Project updated successfully' } },
+  { message: { example: PROJECT_ANSWERS.updated } },
 );

@@ -8,6 +8,7 @@ import type {
 } from '@app/application';
 import {
   CAPTURE_TYPES,
+  JOB_ANSWERS,
   JOB_LIMITS,
   JOB_PATTERNS,
   JobView,
@@ -205,7 +206,7 @@ export const AssignmentCountsSchema = schemaOf<AssignPilotsResult['results']>(
 export const AssignPilotsResultSchema = schemaOf<AssignPilotsResult>(
   { name: 'AssignPilotsResult', description: 'Outcome of POST .../assign (docs/api.md, Jobs).' },
   {
-    message: { example: 'Pilots assigned successfully' },
+    message: { example: JOB_ANSWERS.pilotsAssigned },
     results: { type: () => AssignmentCountsSchema },
     pilots_assigned: { type: [String], description: 'Pilots newly assigned', example: [EXAMPLE.userId] },
     pilots_skipped: { type: [String], description: 'Pilots already assigned', example: [] },
@@ -216,7 +217,7 @@ export const AssignPilotsResultSchema = schemaOf<AssignPilotsResult>(
 export const UnassignPilotsResultSchema = schemaOf<UnassignPilotsResult>(
   { name: 'UnassignPilotsResult', description: 'Outcome of POST .../unassign (docs/api.md, Jobs).' },
   {
-    message: { example: 'Pilots unassigned successfully' },
+    message: { example: JOB_ANSWERS.pilotsUnassigned },
     pilots_removed: { type: [String], description: 'Pilots that had an assignment', example: [EXAMPLE.userId] },
     assignments_removed: records('Records removed (pilots × occurrences)', 12),
   },

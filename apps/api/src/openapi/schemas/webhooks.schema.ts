@@ -9,6 +9,7 @@ import type {
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATUSES,
+  WEBHOOK_ANSWERS,
   WEBHOOK_LIMITS,
   WEBHOOK_URL_MAX_LENGTH,
   WEBHOOK_URL_PREFIX,
@@ -108,7 +109,7 @@ export const CreatedWebhookSchema = schemaOf<CreatedWebhook & { message: string 
     status: { enum: ['active'], description: 'Always `active`', example: 'active' },
     secret: SECRET,
     created: millis(),
-    message: { example: 'Webhook created successfully. Store the secret now: it is not shown again.' },
+    message: { example: WEBHOOK_ANSWERS.created },
   },
 );
 
@@ -139,7 +140,10 @@ export const DeliveryAttemptListSchema = schemaOf<DeliveryAttemptList>(
 export const TestDeliveryResultSchema = schemaOf(
   { name: 'TestDeliveryResult', description: 'Outcome of a `webhook.test` delivery.' },
   {
-    message: { enum: ['Test delivery succeeded', 'Test delivery failed'], example: 'Test delivery succeeded' },
+    message: {
+      enum: [WEBHOOK_ANSWERS.testSucceeded, WEBHOOK_ANSWERS.testFailed],
+      example: WEBHOOK_ANSWERS.testSucceeded,
+    },
     delivery: { type: () => DeliveryAttemptSchema },
   },
 );
@@ -161,7 +165,7 @@ export const RotatedSecretSchema = schemaOf<RotatedSecret & { message: string }>
     id: { example: EXAMPLE.webhookId },
     secret: SECRET,
     previous_secret_expires_at: millis('Until then deliveries carry a second signature made with the previous secret'),
-    message: { example: 'Webhook secret rotated. Store the new secret now: it is not shown again.' },
+    message: { example: WEBHOOK_ANSWERS.secretRotated },
   },
 );
 
