@@ -13,8 +13,11 @@ import {
 import {
   API_KEY_NOT_FOUND,
   MEMBER_EMAIL_TAKEN,
+  MEMBER_MESSAGES,
   USER_NOT_FOUND,
   validationError,
+  WORKSPACE_ANSWERS,
+  WORKSPACE_MESSAGES,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
@@ -22,7 +25,10 @@ import { Ctx } from '../http/request-context.decorator';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import { CreatedApiKeySchema } from '../openapi/schemas/admin.schema';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
-import { AddMemberDto, CreateApiKeyDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './admin.dto';
+import { AddMemberDto } from './add-member/add-member.dto';
+import { CreateApiKeyDto } from './create-api-key/create-api-key.dto';
+import { CreateWorkspaceDto } from './create-workspace/create-workspace.dto';
+import { UpdateWorkspaceDto } from './update-workspace/update-workspace.dto';
 
 /**
  * The operator contract of docs/operator-contract.md: it stands in for the dashboard of the API reference.
@@ -40,11 +46,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.workspaceId } })
   @ApiErrors({
-    400: [
-      'name is required',
-      'plan must be one of: free, pro, enterprise',
-      'project_limit must be a non-negative integer or null',
-    ],
+    400: [WORKSPACE_MESSAGES.nameRequired, WORKSPACE_MESSAGES.plan, WORKSPACE_MESSAGES.projectLimit],
   })
   createWorkspace(@Ctx() context: CommandContext, @Body() body: CreateWorkspaceDto) {
     return this.commands.execute(
@@ -59,20 +61,20 @@ export class AdminController {
   @Patch('workspaces/:workspaceId')
   @ApiOperation({ summary: "Change a workspace's plan or project limit" })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Workspace updated successfully' } })
-  @ApiErrors({ 400: 'At least one field to update is required (plan, project_limit)', 404: WORKSPACE_NOT_FOUND })
+  @ApiOkResponse({ type: MessageBody, example: { message: WORKSPACE_ANSWERS.updated } })
+  @ApiErrors({ 400: WORKSPACE_MESSAGES.nothingToUpdate, 404: WORKSPACE_NOT_FOUND })
   async updateWorkspace(
     @Ctx() context: CommandContext,
     @Param('workspaceId') workspaceId: string,
     @Body() body: UpdateWorkspaceDto,
   ) {
     if (body.plan === undefined && body.project_limit === undefined) {
-      throw validationError('At least one field to update is required (plan, project_limit)');
+      throw validationError(WORKSPACE_MESSAGES.nothingToUpdate);
     }
     await this.commands.execute(
       new UpdateWorkspaceCommand(context, workspaceId, { plan: body.plan, projectLimit: body.project_limit }),
     );
-    return { message: 'Workspace updated successfully' };
+    return { message: WORKSPACE_ANSWERS.updated };
   }
 
   @Post('workspaces/:workspaceId/members')
@@ -85,11 +87,7 @@ export class AdminController {
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.userId } })
   @ApiErrors({
-    400: [
-      'email is required',
-      'email must be a valid email address',
-      'role must be one of: root, project_manager, ops_lead, pilot, client',
-    ],
+    400: [MEMBER_MESSAGES.emailRequired, MEMBER_MESSAGES.email, MEMBER_MESSAGES.role],
     404: WORKSPACE_NOT_FOUND,
     409: MEMBER_EMAIL_TAKEN,
   })
@@ -118,7 +116,7 @@ export class AdminController {
   })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiCreatedResponse({ type: CreatedApiKeySchema })
-  @ApiErrors({ 400: ['name is required', 'scope must be one of: read_only, full_access'], 404: WORKSPACE_NOT_FOUND })
+  @ApiErrors({ 400: [WORKSPACE_MESSAGES.nameRequired, WORKSPACE_MESSAGES.scope], 404: WORKSPACE_NOT_FOUND })
   createApiKey(
     @Ctx() context: CommandContext,
     @Param('workspaceId') workspaceId: string,

@@ -39,7 +39,7 @@ import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../storage';
+import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../adapters';
 import { APP_CONFIG } from '../tokens';
 
 /** Starts the projections before the first request and closes the stores after the last. */

@@ -11,11 +11,15 @@ import {
   PROJECT_NOT_FOUND,
   projectStream,
   validationError,
+  WEBHOOK_NOT_FOUND,
 } from '@app/domain';
+import { queryMillis, singleQueryValue } from '../http/query-params';
 import { Caller } from '../http/request-context.decorator';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import { AuditFeedPageSchema, HistoryPageSchema } from '../openapi/schemas/history.schema';
+
+const EVENT_TYPES_FILTER = 'type must be a comma-separated list of event types';
 
 /**
  * Auditors' read side: each resource's event history (kept after deletion) and the workspace's
@@ -47,7 +51,7 @@ export class HistoryController {
         caller.workspaceId,
         projectStream(projectId),
         PROJECT_NOT_FOUND,
-        single('cursor', cursor),
+        singleQueryValue('cursor', cursor),
       ),
     );
   }
@@ -73,7 +77,7 @@ export class HistoryController {
         caller.workspaceId,
         jobStream(jobId),
         JOB_NOT_FOUND,
-        single('cursor', cursor),
+        singleQueryValue('cursor', cursor),
         (first) => (first.data as { project_id?: string }).project_id === projectId,
       ),
     );
@@ -100,7 +104,7 @@ export class HistoryController {
         caller.workspaceId,
         jobTypeStream(jobTypeId),
         JOB_TYPE_NOT_FOUND,
-        single('cursor', cursor),
+        singleQueryValue('cursor', cursor),
       ),
     );
   }
@@ -114,7 +118,7 @@ export class HistoryController {
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiCursorQuery()
   @ApiOkResponse({ type: HistoryPageSchema })
-  @ApiErrors({ 400: 'cursor is invalid', 404: 'Webhook not found' })
+  @ApiErrors({ 400: 'cursor is invalid', 404: WEBHOOK_NOT_FOUND })
   webhookHistory(
     @Caller() caller: Principal,
     @Param('webhookId') webhookId: string,
@@ -124,8 +128,8 @@ export class HistoryController {
       new GetStreamHistoryQuery(
         caller.workspaceId,
         `webhook-${webhookId}`,
-        'Webhook not found',
-        single('cursor', cursor),
+        WEBHOOK_NOT_FOUND,
+        singleQueryValue('cursor', cursor),
       ),
     );
   }
@@ -159,11 +163,7 @@ export class HistoryController {
   @ApiCursorQuery()
   @ApiOkResponse({ type: AuditFeedPageSchema })
   @ApiErrors({
-    400: [
-      'type must be a comma-separated list of event types',
-      'from must be a Unix time in milliseconds',
-      'cursor is invalid',
-    ],
+    400: [EVENT_TYPES_FILTER, 'from must be a Unix time in milliseconds', 'cursor is invalid'],
   })
   events(
     @Caller() caller: Principal,
@@ -172,32 +172,18 @@ export class HistoryController {
     @Query('to') to?: unknown,
     @Query('cursor') cursor?: unknown,
   ) {
-    const types = single('type', type)
+    const types = singleQueryValue('type', type)
       ?.split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    if (types?.some((t) => !/^[a-z_]+\.[a-z_]+$/.test(t)))
-      throw validationError('type must be a comma-separated list of event types');
+    if (types?.some((t) => !/^[a-z_]+\.[a-z_]+$/.test(t))) throw validationError(EVENT_TYPES_FILTER);
     return this.queries.execute(
       new ListWorkspaceEventsQuery(caller.workspaceId, {
         types,
-        from: millis('from', from),
-        to: millis('to', to),
-        cursor: single('cursor', cursor),
+        from: queryMillis('from', from),
+        to: queryMillis('to', to),
+        cursor: singleQueryValue('cursor', cursor),
       }),
     );
   }
-}
-
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
-  return value;
-}
-
-function millis(name: string, value: unknown): number | undefined {
-  const text = single(name, value);
-  if (text === undefined || text === '') return undefined;
-  if (!/^\d{1,15}$/.test(text)) throw validationError(`${name} must be a Unix time in milliseconds`);
-  return Number(text);
 }

@@ -98,6 +98,11 @@ export function conditionalResponses() {
  * 404 when there is none). A tag that can never equal a revision (weak, or not one of ours) is a
  * 412 right away; a header that is not an entity tag at all is a 400.
  */
+export const IF_MATCH_MESSAGES = {
+  format: 'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *',
+  weak: 'If-Match compares strongly: a weak entity tag (W/"...") never matches',
+} as const;
+
 export const IfMatch = createParamDecorator((_data: unknown, context: ExecutionContext): number | undefined =>
   parseIfMatch(context.switchToHttp().getRequest<FastifyRequest>().headers['if-match']),
 );
@@ -114,12 +119,8 @@ export function parseIfMatch(header: string | string[] | undefined): number | un
     throw new HttpProblem(400, 'If-Match takes a single entity tag, as given in the ETag header (e.g. "3"), or *');
   }
   const match = ENTITY_TAG.exec(tags[0]);
-  if (!match)
-    throw new HttpProblem(
-      400,
-      'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *',
-    );
-  if (match[1]) throw preconditionFailed('If-Match compares strongly: a weak entity tag (W/"...") never matches');
+  if (!match) throw new HttpProblem(400, IF_MATCH_MESSAGES.format);
+  if (match[1]) throw preconditionFailed(IF_MATCH_MESSAGES.weak);
   if (!REVISION.test(match[2])) throw preconditionFailed(STALE_IF_MATCH);
   return Number(match[2]);
 }

@@ -1,6 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { isIsoDate } from '@app/domain';
+import {
+  isIsoDate,
+  OTHER_STATUS_REASON_LENGTH,
+  OTHER_STATUS_REASON_LIMITS,
+  OTHER_STATUS_REASON_REQUIRED,
+} from '@app/domain';
 
 /**
  * Small building blocks for DTO fields, so every DTO states its rules (and the API reference's messages)
@@ -46,3 +52,85 @@ export const RequiredString = (field: string, min: number, max: number, lengthMe
 /** An optional string (absent or null means "not given") with a maximum length. */
 export const OptionalString = (field: string, max: number, lengthMessage: string) =>
   applyDecorators(WhenSet(), IsStringField(field), LengthBetween(0, max, lengthMessage));
+
+/** `other_status_reason` of projects and jobs: required when the status is `other`; checked whenever given. */
+export const OtherStatusReason = () =>
+  applyDecorators(
+    ValidateIf(
+      (o: { status?: unknown; other_status_reason?: unknown }) =>
+        o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
+    ),
+    Required(OTHER_STATUS_REASON_REQUIRED),
+    IsStringField('other_status_reason'),
+    LengthBetween(OTHER_STATUS_REASON_LIMITS.min, OTHER_STATUS_REASON_LIMITS.max, OTHER_STATUS_REASON_LENGTH),
+  );
+
+/** How a request treats a field's absence; the field's own checks run only when it applies. */
+export type Presence =
+  /** Required, with no message of its own: a missing value fails the field's first check. */
+  | 'always'
+  /** Required: absent or null fails with this message first. */
+  | { required: string }
+  /** Optional; the field's checks carry their own condition. */
+  | 'own'
+  /** Checked when present (not undefined): null is checked, and refused, like any other value. */
+  | 'present'
+  /** Checked when present and not null. */
+  | 'set';
+
+export interface RequestUse {
+  when: Presence;
+  /** How the document describes the field in this request. */
+  doc: ApiPropertyOptions;
+  /** This request's checks, where they differ from the field's. */
+  check?: () => PropertyDecorator;
+}
+
+/**
+ * A field of a resource as its create and update requests take it, declared once: its checks (in
+ * the order they run) and, per request, whether it must be given and how the document shows it.
+ * A field one request does not take leaves that request out.
+ */
+export interface RequestField {
+  check?: () => PropertyDecorator;
+  create?: RequestUse;
+  update?: RequestUse;
+}
+
+const presence = (when: Presence): PropertyDecorator[] =>
+  when === 'present'
+    ? [WhenPresent()]
+    : when === 'set'
+      ? [WhenSet()]
+      : typeof when === 'object'
+        ? [Required(when.required)]
+        : [];
+
+type TakenBy<T, R extends 'create' | 'update'> = {
+  [K in keyof T]: T[K] extends Record<R, RequestUse> ? K : never;
+}[keyof T];
+
+/**
+ * The property decorators of a resource's field table: `@OnCreate('name') name: string` gives the
+ * field its document entry, its presence rule and its checks. The DTOs then only list their fields,
+ * each in the order of the API reference's messages for that request, which is the order their
+ * failures are reported in (validation.ts).
+ */
+export function requestFields<T extends Record<string, RequestField>>(table: T) {
+  const decorate = (field: keyof T, request: 'create' | 'update') => {
+    const rule: RequestField = table[field];
+    const use = rule[request];
+    if (!use) throw new Error(`${String(field)} is not a field of the ${request} request`);
+    const required = typeof use.when === 'object' || use.when === 'always';
+    const check = use.check ?? rule.check;
+    return applyDecorators(
+      required ? ApiProperty(use.doc) : ApiPropertyOptional(use.doc),
+      ...presence(use.when),
+      ...(check ? [check()] : []),
+    );
+  };
+  return {
+    OnCreate: (field: TakenBy<T, 'create'>) => decorate(field, 'create'),
+    OnUpdate: (field: TakenBy<T, 'update'>) => decorate(field, 'update'),
+  };
+}

@@ -19,13 +19,14 @@ import {
 import {
   ASSIGNMENT_MESSAGES,
   CreateJobInput,
+  JOB_ANSWERS,
   JOB_MESSAGES as M,
   JOB_NOT_FOUND,
   OTHER_STATUS_REASON_REQUIRED,
   PROJECT_NOT_FOUND,
   STATUS_MESSAGE,
 } from '@app/domain';
-import { parseAsOf } from '../http/as-of';
+import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
 import { definedOnly } from '../http/defined-only';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { ApiAsOfQuery, ApiCursorQuery, ApiErrors, ApiIdParam, ApiJsonBody, ApiKeyAuth } from '../openapi/decorators';
@@ -39,7 +40,7 @@ import {
 } from '../openapi/schemas/jobs.schema';
 import { AssignPilotsDto } from './assign-pilots/assign-pilots.dto';
 import { CreateJobDto } from './create-job/create-job.dto';
-import { singleQueryValue } from './query-params';
+import { singleQueryValue } from '../http/query-params';
 import { UpdateJobDto } from './update-job/update-job.dto';
 import { UnassignPilotsDto } from './unassign-pilots/unassign-pilots.dto';
 
@@ -128,7 +129,7 @@ export class JobsController {
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
   @ApiAsOfQuery('job')
   @ApiOkResponse({ type: JobSchema })
-  @ApiErrors({ 400: 'as_of must be a Unix time in milliseconds', 404: [JOB_NOT_FOUND, PROJECT_NOT_FOUND] })
+  @ApiErrors({ 400: AS_OF_MESSAGE, 404: [JOB_NOT_FOUND, PROJECT_NOT_FOUND] })
   get(
     @Caller() caller: Principal,
     @Param('projectId') projectId: string,
@@ -147,7 +148,7 @@ export class JobsController {
       'Only the supplied fields change; null clears the nullable ones. Changing the pattern or a recurring field regenerates the occurrences.',
   })
   @ApiIdParam('jobId', 'Job id', EXAMPLE.jobId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Job updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, example: { message: JOB_ANSWERS.updated } })
   @ApiErrors({
     400: [
       M.nameLength,
@@ -168,7 +169,7 @@ export class JobsController {
     @Body() body: UpdateJobDto,
   ) {
     await this.commands.execute(new UpdateJobCommand(context, projectId, jobId, definedOnly(body)));
-    return { message: 'Job updated successfully' };
+    return { message: JOB_ANSWERS.updated };
   }
 
   @Delete(':jobId')

@@ -1,8 +1,8 @@
 import { DynamicModule, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, Clock, IDEMPOTENCY_STORE, IdempotencyStore, RATE_LIMIT_STORE, RateLimitStore } from '@app/application';
+import { openIdempotencyStore, openRateLimitStore } from '../adapters';
 import type { AppConfig } from '../config';
 import { Idempotency } from './idempotency';
-import { openIdempotencyStore, openRateLimitStore } from './limit-stores';
 import { RateLimiter } from './rate-limiter';
 
 const PURGE_EVERY_MS = 3600_000;

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/swagger';
 import { STALE_IF_MATCH } from '@app/application';
 import { AUTH_FAILURES, AuthCode } from '../http/errors';
+import { IF_MATCH_MESSAGES } from '../http/conditional';
 import { AuthErrorBody, ErrorBody } from './schemas/common.schema';
 
 /**
@@ -187,12 +188,8 @@ export const ApiIfMatch = () =>
         'Optional optimistic concurrency: the ETag of the version the change is based on (e.g. `"3"`), or `*`. A stale or weak tag is refused with 412.',
       schema: { type: 'string', example: '"3"' },
     }),
-    errorResponse(
-      400,
-      'If-Match must be an entity tag as given in the ETag header, quotes included (e.g. "3"), or *',
-      '',
-    ),
-    errorResponse(412, [STALE_IF_MATCH, 'If-Match compares strongly: a weak entity tag (W/"...") never matches']),
+    errorResponse(400, IF_MATCH_MESSAGES.format, ''),
+    errorResponse(412, [STALE_IF_MATCH, IF_MATCH_MESSAGES.weak]),
   );
 
 /** `If-None-Match` of a read that answers 304 when the client's copy is current. */

@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiPropertyOptional,
   ApiQuery,
   ApiTags,
   getSchemaPath,
@@ -30,7 +29,6 @@ import {
 import { notFound, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { HttpProblem } from '../http/errors';
-import { IsStringField, WhenPresent } from '../http/field-rules';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
@@ -42,17 +40,12 @@ import {
   RebuildStartedSchema,
   VerifyReportSchema,
 } from '../openapi/schemas/operations.schema';
+import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 
-export class RebuildDto {
-  @ApiPropertyOptional({
-    type: String,
-    description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other',
-    example: 'projects',
-  })
-  @IsStringField('name')
-  @WhenPresent()
-  name?: string = undefined;
-}
+const UNKNOWN_PROJECTION_EXAMPLE =
+  'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)';
+const PROJECTION_STRING = 'projection must be a string';
+const POSITION_POSITIVE = 'position must be a positive integer';
 
 /**
  * Operator tools (CLI: `projections ...`, `events ...`): projection status and blue/green
@@ -78,8 +71,8 @@ export class OperationsController {
   @ApiQuery({ name: 'projection', required: false, type: String, description: 'Only this projection', example: 'jobs' })
   @ApiOkResponse({ type: DeadLetterListSchema })
   @ApiErrors({
-    400: 'projection must be a string',
-    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+    400: PROJECTION_STRING,
+    404: UNKNOWN_PROJECTION_EXAMPLE,
   })
   async deadLetters(@Query('projection') projection?: unknown) {
     if (projection !== undefined) this.knownProjection(projection);
@@ -98,7 +91,7 @@ export class OperationsController {
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterRetriedSchema })
   @ApiErrors({
-    400: 'position must be a positive integer',
+    400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
     409: projectorOnly('A dead-letter retry'),
   })
@@ -119,7 +112,7 @@ export class OperationsController {
   @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
   @ApiOkResponse({ type: DeadLetterSkippedSchema })
   @ApiErrors({
-    400: 'position must be a positive integer',
+    400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
     409: projectorOnly('A dead-letter skip'),
   })
@@ -139,7 +132,7 @@ export class OperationsController {
   }
 
   private knownProjection(projection: unknown): string {
-    if (typeof projection !== 'string') throw validationError('projection must be a string');
+    if (typeof projection !== 'string') throw validationError(PROJECTION_STRING);
     if (!this.engine.projector(projection)) {
       throw notFound(new UnknownProjectionError(projection, this.engine.projectorNames()).message);
     }
@@ -151,7 +144,7 @@ export class OperationsController {
     position: string,
     act: (key: DeadLetterKey) => Promise<T>,
   ): Promise<T> {
-    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError('position must be a positive integer');
+    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError(POSITION_POSITIVE);
     const key = { projection: this.knownProjection(projection), position: Number(position) };
     try {
       return await act(key);
@@ -184,7 +177,7 @@ export class OperationsController {
   @ApiAcceptedResponse({ type: RebuildStartedSchema })
   @ApiErrors({
     400: 'name must be a string',
-    404: 'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)',
+    404: UNKNOWN_PROJECTION_EXAMPLE,
     409: projectorOnly('A rebuild'),
   })
   async rebuild(@Body() body: RebuildDto) {

@@ -20,20 +20,22 @@ import {
   UpdateProjectCommand,
 } from '@app/application';
 import {
-  END_DATE_AFTER_START,
   isStatus,
   OTHER_STATUS_REASON_REQUIRED,
   PROJECT_LIMIT_REACHED,
+  PROJECT_ANSWERS,
+  PROJECT_MESSAGES as M,
   PROJECT_NOT_FOUND,
   STATUS_MESSAGE,
   Status,
   validationError,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
-import { parseAsOf } from '../http/as-of';
+import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
 import { IfMatch, JsonText, tagged } from '../http/conditional';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { definedOnly } from '../http/defined-only';
+import { singleQueryValue } from '../http/query-params';
 import {
   ApiAsOfQuery,
   ApiCursorQuery,
@@ -89,15 +91,15 @@ export class ProjectsController {
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.projectId } })
   @ApiErrors({
     400: [
-      'name is required',
-      'name must be between 1 and 100 characters',
-      'start_date is required',
-      'start_date must be a valid ISO date string',
-      END_DATE_AFTER_START,
-      'description is required',
+      M.nameRequired,
+      M.nameLength,
+      M.startDateRequired,
+      M.startDateFormat,
+      M.endDateAfterStart,
+      M.descriptionRequired,
       STATUS_MESSAGE,
       OTHER_STATUS_REASON_REQUIRED,
-      'external_id must not exceed 255 characters',
+      M.externalIdLength,
     ],
     404: WORKSPACE_NOT_FOUND,
     429: PROJECT_LIMIT_REACHED,
@@ -126,7 +128,7 @@ export class ProjectsController {
   })
   @ApiCursorQuery()
   @ApiOkResponse({ type: ProjectListSchema })
-  @ApiErrors({ 400: [STATUS_MESSAGE, 'archived must be true or false', 'cursor is invalid'] })
+  @ApiErrors({ 400: [STATUS_MESSAGE, M.archivedFilter, 'cursor is invalid'] })
   @Header('content-type', 'application/json; charset=utf-8')
   async list(
     @Caller() caller: Principal,
@@ -139,7 +141,7 @@ export class ProjectsController {
       new ListProjectsJsonQuery(caller.workspaceId, {
         statuses: parseStatuses(status),
         archived: parseArchived(archived),
-        cursor: single('cursor', cursor),
+        cursor: singleQueryValue('cursor', cursor),
       }),
     );
     return page.text;
@@ -158,7 +160,7 @@ export class ProjectsController {
   @ApiAsOfQuery('project')
   @ApiIfNoneMatch()
   @ApiOkResponse({ type: ProjectSchema, headers: ETAG_HEADER })
-  @ApiErrors({ 400: 'as_of must be a Unix time in milliseconds', 404: PROJECT_NOT_FOUND })
+  @ApiErrors({ 400: AS_OF_MESSAGE, 404: PROJECT_NOT_FOUND })
   async get(@Caller() caller: Principal, @Param('projectId') projectId: string, @Query('as_of') asOf?: unknown) {
     // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
     const at = parseAsOf(asOf);
@@ -175,17 +177,17 @@ export class ProjectsController {
   })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
-  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: PROJECT_ANSWERS.updated } })
   @ApiErrors({
     400: [
-      'name must be between 1 and 100 characters',
-      'description must be between 1 and 1000 characters',
-      'start_date must be a valid ISO date string',
-      END_DATE_AFTER_START,
+      M.nameLength,
+      M.descriptionLength,
+      M.startDateFormat,
+      M.endDateAfterStart,
       STATUS_MESSAGE,
       OTHER_STATUS_REASON_REQUIRED,
-      'external_id must not exceed 255 characters',
-      'laanc_number must not exceed 100 characters',
+      M.externalIdLength,
+      M.laancNumberLength,
     ],
     404: PROJECT_NOT_FOUND,
   })
@@ -198,7 +200,7 @@ export class ProjectsController {
     const { revision } = await this.commands.execute(
       new UpdateProjectCommand(context, projectId, definedOnly(body), expectedRevision),
     );
-    return tagged({ message: 'Project updated successfully' }, revision);
+    return tagged({ message: PROJECT_ANSWERS.updated }, revision);
   }
 
   @Delete(':projectId')
@@ -224,8 +226,8 @@ export class ProjectsController {
   @ApiOperation({ summary: 'Archive or unarchive a project' })
   @ApiIdParam('projectId', 'Project id', EXAMPLE.projectId)
   @ApiIfMatch()
-  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: 'Project archived successfully' } })
-  @ApiErrors({ 400: 'archived must be a boolean', 404: PROJECT_NOT_FOUND })
+  @ApiOkResponse({ type: MessageBody, headers: ETAG_HEADER, example: { message: PROJECT_ANSWERS.archived } })
+  @ApiErrors({ 400: M.archivedBoolean, 404: PROJECT_NOT_FOUND })
   async archive(
     @Ctx() context: CommandContext,
     @Param('projectId') projectId: string,
@@ -235,22 +237,12 @@ export class ProjectsController {
     const { revision } = await this.commands.execute(
       new ArchiveProjectCommand(context, projectId, body.archived, expectedRevision),
     );
-    return tagged(
-      { message: body.archived ? 'Project archived successfully' : 'Project unarchived successfully' },
-      revision,
-    );
+    return tagged({ message: body.archived ? PROJECT_ANSWERS.archived : PROJECT_ANSWERS.unarchived }, revision);
   }
 }
 
-/** A query parameter given twice arrives as an array; this API takes each once. */
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
-  return value;
-}
-
 function parseStatuses(raw: unknown): Status[] | undefined {
-  const value = single('status', raw);
+  const value = singleQueryValue('status', raw);
   if (value === undefined || value === '') return undefined;
   const statuses = value.split(',').map((s) => s.trim());
   if (!statuses.every(isStatus)) throw validationError(STATUS_MESSAGE);
@@ -258,8 +250,8 @@ function parseStatuses(raw: unknown): Status[] | undefined {
 }
 
 function parseArchived(raw: unknown): boolean {
-  const value = single('archived', raw);
+  const value = singleQueryValue('archived', raw);
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
-  throw validationError('archived must be true or false');
+  throw validationError(M.archivedFilter);
 }

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger'
 import { GetTeamMemberQuery, ListTeamQuery, Principal } from '@app/application';
 import { MEMBER_ROLES, MemberRole, USER_NOT_FOUND, validationError } from '@app/domain';
 import { Caller } from '../http/request-context.decorator';
-import { singleQueryValue } from '../jobs/query-params';
+import { singleQueryValue } from '../http/query-params';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import { TeamListSchema, TeamMemberSchema } from '../openapi/schemas/team.schema';

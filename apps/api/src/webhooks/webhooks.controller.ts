@@ -23,8 +23,9 @@ import {
   UpdateWebhookCommand,
   WEBHOOK_PAUSED_CANNOT_RECOVER,
 } from '@app/application';
-import { validationError, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
+import { RECOVER_MESSAGES, validationError, WEBHOOK_ANSWERS, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
 import { definedOnly } from '../http/defined-only';
+import { singleQueryValue } from '../http/query-params';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, MessageBody } from '../openapi/schemas/common.schema';
@@ -37,7 +38,9 @@ import {
   WebhookListSchema,
   WebhookSchema,
 } from '../openapi/schemas/webhooks.schema';
-import { CreateWebhookDto, RecoverWebhookDto, UpdateWebhookDto } from './webhook.dto';
+import { CreateWebhookDto } from './create-webhook/create-webhook.dto';
+import { RecoverWebhookDto } from './recover-webhook/recover-webhook.dto';
+import { UpdateWebhookDto } from './update-webhook/update-webhook.dto';
 
 @ApiTags('Webhooks')
 @ApiKeyAuth()
@@ -70,7 +73,7 @@ export class WebhooksController {
     const created = await this.commands.execute(
       new CreateWebhookCommand(context, { name: body.name, url: body.url, event_types: body.event_types }),
     );
-    return { ...created, message: 'Webhook created successfully. Store the secret now: it is not shown again.' };
+    return { ...created, message: WEBHOOK_ANSWERS.created };
   }
 
   @Get()
@@ -79,7 +82,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookListSchema })
   @ApiErrors({ 400: 'cursor is invalid' })
   list(@Caller() caller: Principal, @Query('cursor') cursor?: unknown) {
-    return this.queries.execute(new ListWebhooksQuery(caller.workspaceId, single('cursor', cursor)));
+    return this.queries.execute(new ListWebhooksQuery(caller.workspaceId, singleQueryValue('cursor', cursor)));
   }
 
   @Get(':webhookId')
@@ -97,7 +100,7 @@ export class WebhooksController {
     description: 'At least one field; `status: active` re-activates it and resets `failure_count`.',
   })
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
-  @ApiOkResponse({ type: MessageBody, example: { message: 'Webhook updated successfully' } })
+  @ApiOkResponse({ type: MessageBody, example: { message: WEBHOOK_ANSWERS.updated } })
   @ApiErrors({
     400: [
       WEBHOOK_MESSAGES.nameType,
@@ -114,7 +117,7 @@ export class WebhooksController {
     const changes = definedOnly(body);
     if (Object.keys(changes).length === 0) throw validationError(WEBHOOK_MESSAGES.nothingToUpdate);
     await this.commands.execute(new UpdateWebhookCommand(context, webhookId, changes));
-    return { message: 'Webhook updated successfully' };
+    return { message: WEBHOOK_ANSWERS.updated };
   }
 
   @Delete(':webhookId')
@@ -143,7 +146,7 @@ export class WebhooksController {
   async test(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string) {
     const attempt = await this.commands.execute(new TestWebhookCommand(context, webhookId));
     return {
-      message: attempt.succeeded ? 'Test delivery succeeded' : 'Test delivery failed',
+      message: attempt.succeeded ? WEBHOOK_ANSWERS.testSucceeded : WEBHOOK_ANSWERS.testFailed,
       delivery: attemptView(attempt),
     };
   }
@@ -156,7 +159,7 @@ export class WebhooksController {
   @ApiErrors({ 400: 'cursor is invalid', 404: WEBHOOK_NOT_FOUND })
   deliveries(@Caller() caller: Principal, @Param('webhookId') webhookId: string, @Query('cursor') cursor?: unknown) {
     return this.queries.execute(
-      new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, single('cursor', cursor)),
+      new ListWebhookDeliveriesQuery(caller.workspaceId, webhookId, singleQueryValue('cursor', cursor)),
     );
   }
 
@@ -169,7 +172,7 @@ export class WebhooksController {
   @ApiIdParam('webhookId', 'Webhook id', EXAMPLE.webhookId)
   @ApiAcceptedResponse({ type: RecoverResultSchema })
   @ApiErrors({
-    400: ['since is required', 'since must be a timestamp in milliseconds', 'until must be after since'],
+    400: [RECOVER_MESSAGES.sinceRequired, RECOVER_MESSAGES.sinceTimestamp, RECOVER_MESSAGES.untilAfterSince],
     404: WEBHOOK_NOT_FOUND,
     409: WEBHOOK_PAUSED_CANNOT_RECOVER,
   })
@@ -178,7 +181,7 @@ export class WebhooksController {
     @Param('webhookId') webhookId: string,
     @Body() body: RecoverWebhookDto,
   ) {
-    if (body.until !== undefined && body.until <= body.since) throw validationError('until must be after since');
+    if (body.until !== undefined && body.until <= body.since) throw validationError(RECOVER_MESSAGES.untilAfterSince);
     const { count } = await this.commands.execute(
       new RecoverWebhookDeliveriesCommand(context, webhookId, body.since, body.until),
     );
@@ -196,13 +199,6 @@ export class WebhooksController {
   @ApiErrors({ 404: WEBHOOK_NOT_FOUND })
   async rotateSecret(@Ctx() context: CommandContext, @Param('webhookId') webhookId: string) {
     const rotated = await this.commands.execute(new RotateWebhookSecretCommand(context, webhookId));
-    return { ...rotated, message: 'Webhook secret rotated. Store the new secret now: it is not shown again.' };
+    return { ...rotated, message: WEBHOOK_ANSWERS.secretRotated };
   }
-}
-
-/** A query parameter given twice arrives as an array; this API takes each once. */
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
-  return value;
 }

@@ -32,8 +32,8 @@ import {
   ProcessHost,
 } from '@app/application';
 import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http';
-import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
+import { openWebhookQueue } from '../adapters';
 import type { AppConfig } from '../config';
 import { deliveryOutcome, ServiceMetrics } from '../observability/metrics';
 import { APP_CONFIG } from '../tokens';
@@ -49,15 +49,6 @@ export function webhookSettingsOf(config: AppConfig): WebhookSettings {
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     ...WEBHOOK_DEFAULTS,
   };
-}
-
-/** The queue follows the read store: embedded SQLite, or the MongoDB of the scaled deployment. */
-async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue> {
-  if (config.readStore === 'mongodb') {
-    const { MongoWebhookQueue } = await import('@app/infrastructure/mongodb');
-    return MongoWebhookQueue.connect(config.mongodbUrl!);
-  }
-  return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spec } from '../shared/given-when-then.spec-helper';
-import { JOB_TYPE_NOT_FOUND, jobTypeDecider, PREDEFINED_JOB_TYPE_NOT_DELETABLE } from './job-type.aggregate';
+import { jobTypeDecider } from './job-type.aggregate';
+import { JOB_TYPE_NOT_FOUND, PREDEFINED_JOB_TYPE_NOT_DELETABLE } from './job-type.values';
 import { JobTypeEvent } from './job-type.events';
 
 const { given } = spec(jobTypeDecider);

@@ -3,23 +3,9 @@ import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { isPredefinedJobType } from './job-type.catalogue';
 import { JobTypeEvent } from './job-type.events';
+import { DEFAULT_JOB_TYPE_ICON, JOB_TYPE_NOT_FOUND, PREDEFINED_JOB_TYPE_NOT_DELETABLE } from './job-type.values';
 
 export const jobTypeStream = (jobTypeId: string) => `job-type-${jobTypeId}`;
-
-export const JOB_TYPE_NOT_FOUND = 'Job Type not found';
-export const PREDEFINED_JOB_TYPE_NOT_DELETABLE = 'Cannot delete predefined job types';
-/** Spec 2.4: icon defaults to `settings`. */
-export const DEFAULT_JOB_TYPE_ICON = 'settings';
-
-/** Spec 7, job types create, plus one message of our own for an empty icon. */
-export const JOB_TYPE_MESSAGES = {
-  nameRequired: 'name is required',
-  nameLength: 'name must be between 1 and 50 characters',
-  iconString: 'icon must be a string',
-  /** The API reference's words; its limit (2.4, 8) is "max 20 characters", so 20 are accepted. */
-  iconLength: 'icon must be less than 20 characters',
-  iconEmpty: 'icon must not be empty',
-} as const;
 
 export type JobTypeState =
   | { status: 'absent' }

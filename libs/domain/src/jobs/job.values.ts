@@ -1,3 +1,4 @@
+import { COMMON_MESSAGES, EXTERNAL_ID_MAX_LENGTH, NAME_LIMITS } from '../shared/common.values';
 import { JobPattern, RecurringFrequency } from './occurrence-schedule';
 
 /**
@@ -35,10 +36,12 @@ export type CaptureType = (typeof CAPTURE_TYPES)[number];
 export const WEEKS_OF_MONTH = [1, 2, 3, 4, -1] as const;
 
 export const JOB_LIMITS = {
-  name: { min: 1, max: 100 },
+  name: NAME_LIMITS,
   description: 1000,
   inspectionNotes: 2000,
-  externalId: 255,
+  externalId: EXTERNAL_ID_MAX_LENGTH,
+  latitude: { min: -90, max: 90 },
+  longitude: { min: -180, max: 180 },
   captureTypes: 20,
   recurringInterval: { min: 1, max: 365 },
   selectedDaysOfWeek: 7,
@@ -50,26 +53,33 @@ export const JOB_LIMITS = {
 
 export const JOB_NOT_FOUND = 'Job not found';
 
+/** The API reference's answers to a successful change (docs/api.md, Jobs). */
+export const JOB_ANSWERS = {
+  updated: 'Job updated successfully',
+  pilotsAssigned: 'Pilots assigned successfully',
+  pilotsUnassigned: 'Pilots unassigned successfully',
+} as const;
+
 /** Spec 7, jobs create. */
 export const JOB_MESSAGES = {
-  nameRequired: 'name is required',
-  nameLength: 'name must be between 1 and 100 characters',
+  nameRequired: COMMON_MESSAGES.nameRequired,
+  nameLength: COMMON_MESSAGES.nameLength,
   typeRequired: 'type is required',
   jobPattern: 'job_pattern must be one_time or recurring',
-  startDateRequired: 'start_date is required',
-  startDateFormat: 'start_date must be a valid ISO date string',
+  startDateRequired: COMMON_MESSAGES.startDateRequired,
+  startDateFormat: COMMON_MESSAGES.startDateFormat,
   endDateOnOrAfterStart: 'end_date must be on or after start_date',
   latitudeRange: 'latitude must be between -90 and 90',
   longitudeRange: 'longitude must be between -180 and 180',
   coordinatesTogether: 'latitude and longitude must be provided together',
-  externalIdLength: 'external_id must not exceed 255 characters',
+  externalIdLength: COMMON_MESSAGES.externalIdLength,
   // Spec 7, jobs update (where it words a rule differently from create).
   priority: 'priority must be one of: low, medium, high',
   endDateNotBeforeStart: 'end_date cannot be before start_date',
   coordinatesTogetherOnUpdate: 'Both latitude and longitude must be provided together',
   // Not listed by the API reference; same pattern, naming the field.
   startDateTooOld: 'start_date cannot be more than 6 months in the past',
-  endDateFormat: 'end_date must be a valid ISO date string',
+  endDateFormat: COMMON_MESSAGES.endDateFormat,
   typeUnknown: 'type must match a job type configured in the workspace',
   descriptionLength: 'description must not exceed 1000 characters',
   inspectionNotesLength: 'inspection_notes must not exceed 2000 characters',

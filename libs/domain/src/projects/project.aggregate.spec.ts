@@ -1,5 +1,6 @@
 import { spec } from '../shared/given-when-then.spec-helper';
-import { END_DATE_AFTER_START, PROJECT_NOT_FOUND, projectDecider, ProjectCommand } from './project.aggregate';
+import { projectDecider, ProjectCommand } from './project.aggregate';
+import { END_DATE_AFTER_START, PROJECT_NOT_FOUND } from './project.values';
 import { ProjectEvent } from './project.events';
 
 const { given } = spec(projectDecider);

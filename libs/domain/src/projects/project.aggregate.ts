@@ -4,10 +4,9 @@ import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
 import { ProjectChanges, ProjectEvent } from './project.events';
+import { END_DATE_AFTER_START, PROJECT_NOT_FOUND } from './project.values';
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
-export const PROJECT_NOT_FOUND = 'Project not found';
-export const END_DATE_AFTER_START = 'end_date must be after start_date';
 
 export interface ProjectFields {
   name: string;
@@ -55,7 +54,7 @@ export type ProjectCommand =
 export const PROJECT_CREATION_ABANDONED =
   'The creation of this project failed part way and was abandoned; send the request again with a new Idempotency-Key';
 
-/** Project end dates are strictly after the start (docs/api.md, Projects: "must be after start_date"). */
+/** Project end dates are strictly after the start (project.values.ts). */
 function assertDates(start: string, end: string | null) {
   if (end !== null && end <= start) throw validationError(END_DATE_AFTER_START);
 }

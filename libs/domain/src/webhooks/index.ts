@@ -1,3 +1,4 @@
 export * from './webhook.events';
+export * from './webhook.values';
 export * from './webhook.aggregate';
 export * from './target-address';

@@ -5,14 +5,13 @@ import {
   invalidEventType,
   pauseRuleCrossing,
   signingSecrets,
-  WEBHOOK_MESSAGES,
-  WEBHOOK_NOT_FOUND,
   WebhookCommand,
   webhookDecider,
   WebhookState,
   webhookView,
 } from './webhook.aggregate';
 import { WebhookEvent } from './webhook.events';
+import { WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from './webhook.values';
 
 const { given } = spec(webhookDecider);
 const createdBy = { id: 'key1', email: null, first_name: 'Bot', last_name: null };

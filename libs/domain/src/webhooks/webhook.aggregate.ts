@@ -4,7 +4,6 @@ import { notFound, validationError } from '../shared/domain-error';
 import {
   isWebhookEventType,
   SealedSecret,
-  WEBHOOK_EVENT_TYPES,
   WEBHOOK_STATUSES,
   WebhookChanges,
   WebhookCreated,
@@ -13,27 +12,10 @@ import {
   WebhookEventType,
   WebhookStatus,
 } from './webhook.events';
+import { WEBHOOK_LIMITS, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND, WEBHOOK_URL_PREFIX } from './webhook.values';
 
 export const webhookStream = (webhookId: string) => `webhook-${webhookId}`;
 
-/** Messages of docs/api.md, Validation messages (webhooks), to the letter, and the ones it leaves out in its pattern. */
-export const WEBHOOK_NOT_FOUND = 'Webhook not found';
-export const WEBHOOK_MESSAGES = {
-  nameRequired: 'name is required',
-  nameType: 'name must be a string',
-  nameLength: 'name must be between 2 and 100 characters',
-  urlRequired: 'url is required',
-  urlType: 'url must be a string',
-  urlHttps: 'url must start with https://',
-  urlUpdate: 'url must be a string starting with https://',
-  urlInvalid: 'url must be a valid URL',
-  urlLength: 'url must not exceed 2048 characters',
-  urlNotPublic: 'url must not point to a private, loopback, link-local or otherwise internal address',
-  eventTypesRequired: `event_types is required and must include at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
-  eventTypesUpdate: 'event_types must be a non-empty array',
-  status: `status must be one of: ${WEBHOOK_STATUSES.join(', ')}`,
-  nothingToUpdate: 'At least one field to update is required (name, url, event_types, status)',
-} as const;
 export const invalidEventType = (type: unknown) => `Invalid event type: ${shown(type)}`;
 
 /** A client's value as text for a message: String() throws on objects whose toString is not callable. */
@@ -46,7 +28,6 @@ function shown(value: unknown): string {
   }
 }
 
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** How long the previous secret keeps signing after a rotation (Svix uses the same 24 hours). */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -153,13 +134,14 @@ const charLength = (value: string) => [...value].length;
 
 export function assertWebhookName(name: unknown): asserts name is string {
   if (typeof name !== 'string') throw validationError(WEBHOOK_MESSAGES.nameType);
-  if (charLength(name) < 2 || charLength(name) > 100) throw validationError(WEBHOOK_MESSAGES.nameLength);
+  const { min, max } = WEBHOOK_LIMITS.name;
+  if (charLength(name) < min || charLength(name) > max) throw validationError(WEBHOOK_MESSAGES.nameLength);
 }
 
 /** `https://` and a URL with a host; returns the parsed URL (whose host the SSRF guard checks). */
 export function parseWebhookUrl(url: string, httpsMessage: string = WEBHOOK_MESSAGES.urlHttps): URL {
-  if (!url.startsWith('https://')) throw validationError(httpsMessage);
-  if (url.length > WEBHOOK_URL_MAX_LENGTH) throw validationError(WEBHOOK_MESSAGES.urlLength);
+  if (!url.startsWith(WEBHOOK_URL_PREFIX)) throw validationError(httpsMessage);
+  if (url.length > WEBHOOK_LIMITS.url) throw validationError(WEBHOOK_MESSAGES.urlLength);
   let parsed: URL;
   try {
     parsed = new URL(url);

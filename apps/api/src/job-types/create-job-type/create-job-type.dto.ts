@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
-import { JOB_TYPE_MESSAGES as M } from '@app/domain';
+import { JOB_TYPE_LIMITS as L, JOB_TYPE_MESSAGES as M } from '@app/domain';
 import { IsStringField, LengthBetween, RequiredString, WhenPresent } from '../../http/field-rules';
 import { JOB_TYPE_FIELD } from '../../openapi/schemas/job-types.schema';
 
@@ -14,7 +14,7 @@ const NotEmpty = (message: string) =>
 /** POST /job-types (docs/api.md, Job types). */
 export class CreateJobTypeDto {
   @ApiProperty(JOB_TYPE_FIELD.name)
-  @RequiredString('name', 1, 50, M.nameLength)
+  @RequiredString('name', L.name.min, L.name.max, M.nameLength)
   name: string = undefined as never;
 
   /** Absent means the default icon; null is not an icon name, so it is refused like any non-string. */
@@ -23,7 +23,7 @@ export class CreateJobTypeDto {
     WhenPresent(),
     IsStringField('icon', M.iconString),
     NotEmpty(M.iconEmpty),
-    LengthBetween(0, 20, M.iconLength),
+    LengthBetween(0, L.icon.max, M.iconLength),
   )
   icon?: string = undefined;
 }

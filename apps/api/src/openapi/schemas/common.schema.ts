@@ -1,13 +1,15 @@
-import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptions } from '@nestjs/swagger';
 import { PAGE_SIZE } from '@app/application';
+import { COMMON_MESSAGES, PROJECT_ANSWERS } from '@app/domain';
 import { AUTH_FAILURES, AuthCode } from '../../http/errors';
+import { schemaOf } from './schema-table';
 
 /**
  * Response schemas shared by every part of the API, and the example values the document uses
  * throughout (identifiers have the service's real shape: a readable prefix and 20 base62 characters).
  *
- * Response schema classes exist for the document only: nothing instantiates them. Where a domain or
- * application type describes the same object, the class `implements` it, so the type checker keeps
+ * Response schemas are made from one field table each (schema-table.ts). Where a domain or
+ * application type describes the same object, the table is typed by it, so the type checker keeps
  * the two in step.
  */
 export const EXAMPLE = {
@@ -29,65 +31,61 @@ export const EXAMPLE = {
 export const orNull = <T extends ApiPropertyOptions>(options: T): T => ({ ...options, nullable: true });
 
 /** A timestamp field: Unix time in milliseconds. */
-export const Millis = (description = 'Unix time in milliseconds', options: { nullable?: boolean } = {}) =>
-  ApiProperty({
+export const millis = (description = 'Unix time in milliseconds', options: { nullable?: boolean } = {}) =>
+  ({
     type: 'integer',
     format: 'int64',
     minimum: 0,
     description,
     example: EXAMPLE.time,
     nullable: options.nullable,
-  });
+  }) satisfies ApiPropertyOptions;
 
 /** `count` of a paginated list. */
-export const PageCount = () =>
-  ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    maximum: PAGE_SIZE,
-    description: `Number of items in this page (at most ${PAGE_SIZE})`,
-    example: 1,
-  });
+export const PAGE_COUNT = {
+  type: 'integer',
+  minimum: 0,
+  maximum: PAGE_SIZE,
+  description: `Number of items in this page (at most ${PAGE_SIZE})`,
+  example: 1,
+} satisfies ApiPropertyOptions;
 
 /** `cursor` of a paginated list. */
-export const NextCursor = () =>
-  ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'Opaque; pass it as the `cursor` query parameter to get the next page. `null` when there are no more results.',
-    example: null,
-  });
+export const NEXT_CURSOR = {
+  type: String,
+  nullable: true,
+  description:
+    'Opaque; pass it as the `cursor` query parameter to get the next page. `null` when there are no more results.',
+  example: null,
+} satisfies ApiPropertyOptions;
 
-@ApiSchema({ name: 'Error', description: 'Every error except authentication failures.' })
-export class ErrorBody {
-  @ApiProperty({
-    description: 'What went wrong; validation failures name the field and the reason',
-    example: 'name is required',
-  })
-  message!: string;
-}
+export const ErrorBody = schemaOf(
+  { name: 'Error', description: 'Every error except authentication failures.' },
+  {
+    message: {
+      description: 'What went wrong; validation failures name the field and the reason',
+      example: COMMON_MESSAGES.nameRequired,
+    },
+  },
+);
 
-@ApiSchema({
-  name: 'AuthError',
-  description: 'Authentication and authorisation failures (HTTP 403): docs/api.md, Authentication.',
-})
-export class AuthErrorBody {
-  @ApiProperty({ example: AUTH_FAILURES.invalid_api_key })
-  message!: string;
+export const AuthErrorBody = schemaOf<{ message: string; code_name: AuthCode }>(
+  {
+    name: 'AuthError',
+    description: 'Authentication and authorisation failures (HTTP 403): docs/api.md, Authentication.',
+  },
+  {
+    message: { example: AUTH_FAILURES.invalid_api_key },
+    code_name: { enum: Object.keys(AUTH_FAILURES), example: 'invalid_api_key' },
+  },
+);
 
-  @ApiProperty({ enum: Object.keys(AUTH_FAILURES), example: 'invalid_api_key' })
-  code_name!: AuthCode;
-}
+export const IdBody = schemaOf(
+  { name: 'Created', description: 'The identifier of the resource just created.' },
+  { id: { example: EXAMPLE.projectId } },
+);
 
-@ApiSchema({ name: 'Created', description: 'The identifier of the resource just created.' })
-export class IdBody {
-  @ApiProperty({ example: EXAMPLE.projectId })
-  id!: string;
-}
-
-@ApiSchema({ name: 'Message', description: 'A confirmation.' })
-export class MessageBody {
-  @ApiProperty({ example: 'Project updated successfully' })
-  message!: string;
-}
+export const MessageBody = schemaOf(
+  { name: 'Message', description: 'A confirmation.' },
+  { message: { example: PROJECT_ANSWERS.updated } },
+);

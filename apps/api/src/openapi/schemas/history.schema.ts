@@ -1,104 +1,73 @@
-import { ApiExtraModels, ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, getSchemaPath } from '@nestjs/swagger';
 import type { AuditFeedPage, HistoryEntry, HistoryPage } from '@app/application';
-import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
+import { EXAMPLE, millis, NEXT_CURSOR, PAGE_COUNT } from './common.schema';
+import { schemaOf } from './schema-table';
 
-@ApiSchema({ name: 'ApiKeyActor', description: 'A change made through an API key.' })
-export class ApiKeyActorSchema {
-  @ApiProperty({ enum: ['api_key'], example: 'api_key' })
-  type!: 'api_key';
+export const ApiKeyActorSchema = schemaOf(
+  { name: 'ApiKeyActor', description: 'A change made through an API key.' },
+  {
+    type: { enum: ['api_key'], example: 'api_key' },
+    id: { description: 'The API key id', example: EXAMPLE.apiKeyId },
+    name: { description: 'The API key name', example: 'Ops bot' },
+  },
+);
 
-  @ApiProperty({ description: 'The API key id', example: EXAMPLE.apiKeyId })
-  id!: string;
+export const OperatorActorSchema = schemaOf(
+  { name: 'OperatorActor', description: 'A change made by the operator (admin API or CLI).' },
+  { type: { enum: ['operator'], example: 'operator' } },
+);
 
-  @ApiProperty({ description: 'The API key name', example: 'Ops bot' })
-  name!: string;
-}
-
-@ApiSchema({ name: 'OperatorActor', description: 'A change made by the operator (admin API or CLI).' })
-export class OperatorActorSchema {
-  @ApiProperty({ enum: ['operator'], example: 'operator' })
-  type!: 'operator';
-}
-
-@ApiExtraModels(ApiKeyActorSchema, OperatorActorSchema)
-@ApiSchema({ name: 'HistoryEntry', description: 'One recorded change (event), as auditors see it.' })
-export class HistoryEntrySchema implements HistoryEntry {
-  @ApiProperty({ format: 'uuid', example: '6b1f3c2e-9a4d-4e8b-8c7a-2d5f0e9b1a3c' })
-  event_id!: string;
-
-  @ApiProperty({
-    description: 'The event type, e.g. `project.created`, `project.updated`, `project.deleted`',
-    example: 'project.updated',
-  })
-  type!: string;
-
-  @ApiProperty({ description: 'The stream of the aggregate', example: `project-${EXAMPLE.projectId}` })
-  stream!: string;
-
-  @ApiProperty({
-    type: 'integer',
-    minimum: 0,
-    description: 'Position within the stream (0 = the first event)',
-    example: 2,
-  })
-  revision!: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Position in the whole store', example: 1042 })
-  position!: number;
-
-  @Millis('When the change was recorded (Unix time in milliseconds)')
-  recorded_at!: number;
-
-  @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(ApiKeyActorSchema) }, { $ref: getSchemaPath(OperatorActorSchema) }],
-    discriminator: {
-      propertyName: 'type',
-      mapping: { api_key: getSchemaPath(ApiKeyActorSchema), operator: getSchemaPath(OperatorActorSchema) },
+export const HistoryEntrySchema = schemaOf<HistoryEntry>(
+  { name: 'HistoryEntry', description: 'One recorded change (event), as auditors see it.' },
+  {
+    event_id: { format: 'uuid', example: '6b1f3c2e-9a4d-4e8b-8c7a-2d5f0e9b1a3c' },
+    type: {
+      description: 'The event type, e.g. `project.created`, `project.updated`, `project.deleted`',
+      example: 'project.updated',
     },
-  })
-  actor!: HistoryEntry['actor'];
+    stream: { description: 'The stream of the aggregate', example: `project-${EXAMPLE.projectId}` },
+    revision: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Position within the stream (0 = the first event)',
+      example: 2,
+    },
+    position: { type: 'integer', minimum: 0, description: 'Position in the whole store', example: 1042 },
+    recorded_at: millis('When the change was recorded (Unix time in milliseconds)'),
+    actor: {
+      oneOf: [{ $ref: getSchemaPath(ApiKeyActorSchema) }, { $ref: getSchemaPath(OperatorActorSchema) }],
+      discriminator: {
+        propertyName: 'type',
+        mapping: { api_key: getSchemaPath(ApiKeyActorSchema), operator: getSchemaPath(OperatorActorSchema) },
+      },
+    },
+    request_id: {
+      type: String,
+      nullable: true,
+      description: 'The `x-request-id` of the request that made the change',
+      example: EXAMPLE.requestId,
+    },
+    change: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'The change: the fields an update set, or the whole resource on create. Credentials never appear; erased personal data shows `[erased]`.',
+      example: { name: 'Dam inspection, phase 2', updated: EXAMPLE.time },
+    },
+  },
+);
+// The actor's two shapes are referenced from `oneOf` only, so they are listed with the entry.
+ApiExtraModels(ApiKeyActorSchema, OperatorActorSchema)(HistoryEntrySchema);
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'The `x-request-id` of the request that made the change',
-    example: EXAMPLE.requestId,
-  })
-  request_id!: string | null;
+export const HistoryPageSchema = schemaOf<HistoryPage>(
+  {
+    name: 'HistoryPage',
+    description: "A page of one resource's history, oldest first; kept after the resource is deleted.",
+  },
+  { history: { type: () => [HistoryEntrySchema] }, count: PAGE_COUNT, cursor: NEXT_CURSOR },
+);
 
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      'The change: the fields an update set, or the whole resource on create. Credentials never appear; erased personal data shows `[erased]`.',
-    example: { name: 'Dam inspection, phase 2', updated: EXAMPLE.time },
-  })
-  change!: unknown;
-}
-
-@ApiSchema({
-  name: 'HistoryPage',
-  description: "A page of one resource's history, oldest first; kept after the resource is deleted.",
-})
-export class HistoryPageSchema implements HistoryPage {
-  @ApiProperty({ type: () => [HistoryEntrySchema] })
-  history!: HistoryEntry[];
-
-  @PageCount()
-  count!: number;
-
-  @NextCursor()
-  cursor!: string | null;
-}
-
-@ApiSchema({ name: 'AuditFeedPage', description: "A page of the workspace's audit feed, in store order." })
-export class AuditFeedPageSchema implements AuditFeedPage {
-  @ApiProperty({ type: () => [HistoryEntrySchema] })
-  events!: HistoryEntry[];
-
-  @PageCount()
-  count!: number;
-
-  @NextCursor()
-  cursor!: string | null;
-}
+export const AuditFeedPageSchema = schemaOf<AuditFeedPage>(
+  { name: 'AuditFeedPage', description: "A page of the workspace's audit feed, in store order." },
+  { events: { type: () => [HistoryEntrySchema] }, count: PAGE_COUNT, cursor: NEXT_CURSOR },
+);

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptions } from '@nestjs/swagger';
 import type {
   AssignPilotsResult,
   JobList,
@@ -8,21 +8,18 @@ import type {
 } from '@app/application';
 import {
   CAPTURE_TYPES,
-  CaptureType,
+  JOB_ANSWERS,
   JOB_LIMITS,
   JOB_PATTERNS,
-  JobPattern,
   JobView,
   MAX_PILOTS_PER_REQUEST,
   PRIORITIES,
-  Priority,
   RECURRING_FREQUENCIES,
-  RecurringFrequency,
-  Status,
   WEEKS_OF_MONTH,
 } from '@app/domain';
-import { EXAMPLE, Millis, NextCursor, orNull, PageCount } from './common.schema';
-import { PROJECT_FIELD, StatusProperty } from './projects.schema';
+import { EXAMPLE, millis, NEXT_CURSOR, orNull, PAGE_COUNT } from './common.schema';
+import { PROJECT_FIELD, statusField } from './projects.schema';
+import { schemaOf } from './schema-table';
 
 const RECURRING_ONLY = 'Applies only when `job_pattern` is `recurring`; changing it regenerates the occurrences.';
 
@@ -62,11 +59,17 @@ export const JOB_FIELD = {
     description: 'ISO 8601 date, on or after start_date',
     example: '2028-12-31',
   },
-  latitude: { type: Number, minimum: -90, maximum: 90, description: 'Only together with longitude', example: 55.6761 },
+  latitude: {
+    type: Number,
+    minimum: JOB_LIMITS.latitude.min,
+    maximum: JOB_LIMITS.latitude.max,
+    description: 'Only together with longitude',
+    example: 55.6761,
+  },
   longitude: {
     type: Number,
-    minimum: -180,
-    maximum: 180,
+    minimum: JOB_LIMITS.longitude.min,
+    maximum: JOB_LIMITS.longitude.max,
     description: 'Only together with latitude',
     example: 12.5683,
   },
@@ -125,168 +128,100 @@ export const JOB_FIELD = {
   other_status_reason: PROJECT_FIELD.other_status_reason,
 } satisfies Record<string, ApiPropertyOptions>;
 
-@ApiSchema({ name: 'Job', description: 'A task inside a project, one-time or recurring (docs/api.md, Jobs).' })
-export class JobSchema implements JobView {
-  @ApiProperty({ example: EXAMPLE.jobId })
-  id!: string;
+export const JobSchema = schemaOf<JobView>(
+  { name: 'Job', description: 'A task inside a project, one-time or recurring (docs/api.md, Jobs).' },
+  {
+    id: { example: EXAMPLE.jobId },
+    name: JOB_FIELD.name,
+    description: orNull(JOB_FIELD.description),
+    type: JOB_FIELD.type,
+    status: statusField({ example: 'not_started' }),
+    priority: JOB_FIELD.priority,
+    job_pattern: JOB_FIELD.job_pattern,
+    start_date: { ...JOB_FIELD.start_date, description: 'ISO 8601 date (YYYY-MM-DD)' },
+    end_date: orNull(JOB_FIELD.end_date),
+    latitude: orNull(JOB_FIELD.latitude),
+    longitude: orNull(JOB_FIELD.longitude),
+    project_id: { example: EXAMPLE.projectId, description: 'The owning project' },
+    inspection_notes: orNull(JOB_FIELD.inspection_notes),
+    capture_types: orNull(JOB_FIELD.capture_types),
+    external_id: orNull(JOB_FIELD.external_id),
+    created: millis(),
+    updated: millis(),
+    recurring_frequency: orNull(JOB_FIELD.recurring_frequency),
+    recurring_interval: orNull(JOB_FIELD.recurring_interval),
+    selected_days_of_week: orNull(JOB_FIELD.selected_days_of_week),
+    week_of_month: orNull(JOB_FIELD.week_of_month),
+    weeks_of_month: orNull(JOB_FIELD.weeks_of_month),
+    flights_per_occurrence: orNull(JOB_FIELD.flights_per_occurrence),
+  },
+);
 
-  @ApiProperty(JOB_FIELD.name)
-  name!: string;
+export const JobListSchema = schemaOf<JobList>(
+  { name: 'JobList', description: 'A page of the jobs of a project.' },
+  {
+    jobs: { type: () => [JobSchema] },
+    count: PAGE_COUNT,
+    cursor: NEXT_CURSOR,
+    project_id: { example: EXAMPLE.projectId },
+  },
+);
 
-  @ApiProperty(orNull(JOB_FIELD.description))
-  description!: string | null;
+export const OccurrenceSchema = schemaOf<OccurrenceItem>(
+  { name: 'Occurrence', description: 'One occurrence of a job (derived from its schedule; docs/jobs.md).' },
+  {
+    date: { format: 'date', example: '2028-03-02' },
+    flights: { type: 'integer', minimum: 1, example: 1 },
+    assigned_pilot_ids: {
+      type: [String],
+      description: "The job's pilots: assignments apply to every occurrence",
+      example: [EXAMPLE.userId],
+    },
+  },
+);
 
-  @ApiProperty(JOB_FIELD.type)
-  type!: string;
+export const OccurrenceListSchema = schemaOf<OccurrenceList>(
+  { name: 'OccurrenceList', description: 'A page of the occurrences of a job, by date.' },
+  {
+    occurrences: { type: () => [OccurrenceSchema] },
+    count: PAGE_COUNT,
+    cursor: NEXT_CURSOR,
+    job_id: { example: EXAMPLE.jobId },
+    project_id: { example: EXAMPLE.projectId },
+  },
+);
 
-  @StatusProperty({ example: 'not_started' })
-  status!: Status;
+const records = (description: string, example: number) =>
+  ({ type: 'integer', minimum: 0, description, example }) as const;
 
-  @ApiProperty(JOB_FIELD.priority)
-  priority!: Priority;
+export const AssignmentCountsSchema = schemaOf<AssignPilotsResult['results']>(
+  { name: 'AssignmentCounts', description: 'Assignment records (pilot × occurrence).' },
+  {
+    successful: records('Newly assigned pilots × occurrences', 12),
+    skipped: records('Assignments that already existed', 6),
+    failed: records('Always 0: a failing request fails as a whole', 0),
+  },
+);
 
-  @ApiProperty(JOB_FIELD.job_pattern)
-  job_pattern!: JobPattern;
+export const AssignPilotsResultSchema = schemaOf<AssignPilotsResult>(
+  { name: 'AssignPilotsResult', description: 'Outcome of POST .../assign (docs/api.md, Jobs).' },
+  {
+    message: { example: JOB_ANSWERS.pilotsAssigned },
+    results: { type: () => AssignmentCountsSchema },
+    pilots_assigned: { type: [String], description: 'Pilots newly assigned', example: [EXAMPLE.userId] },
+    pilots_skipped: { type: [String], description: 'Pilots already assigned', example: [] },
+    occurrences_per_pilot: records("The job's current number of occurrences", 12),
+  },
+);
 
-  @ApiProperty({ ...JOB_FIELD.start_date, description: 'ISO 8601 date (YYYY-MM-DD)' })
-  start_date!: string;
-
-  @ApiProperty(orNull(JOB_FIELD.end_date))
-  end_date!: string | null;
-
-  @ApiProperty(orNull(JOB_FIELD.latitude))
-  latitude!: number | null;
-
-  @ApiProperty(orNull(JOB_FIELD.longitude))
-  longitude!: number | null;
-
-  @ApiProperty({ example: EXAMPLE.projectId, description: 'The owning project' })
-  project_id!: string;
-
-  @ApiProperty(orNull(JOB_FIELD.inspection_notes))
-  inspection_notes!: string | null;
-
-  @ApiProperty(orNull(JOB_FIELD.capture_types))
-  capture_types!: CaptureType[] | null;
-
-  @ApiProperty(orNull(JOB_FIELD.external_id))
-  external_id!: string | null;
-
-  @Millis()
-  created!: number;
-
-  @Millis()
-  updated!: number;
-
-  @ApiProperty(orNull(JOB_FIELD.recurring_frequency))
-  recurring_frequency!: RecurringFrequency | null;
-
-  @ApiProperty(orNull(JOB_FIELD.recurring_interval))
-  recurring_interval!: number | null;
-
-  @ApiProperty(orNull(JOB_FIELD.selected_days_of_week))
-  selected_days_of_week!: number[] | null;
-
-  @ApiProperty(orNull(JOB_FIELD.week_of_month))
-  week_of_month!: number | null;
-
-  @ApiProperty(orNull(JOB_FIELD.weeks_of_month))
-  weeks_of_month!: number[] | null;
-
-  @ApiProperty(orNull(JOB_FIELD.flights_per_occurrence))
-  flights_per_occurrence!: number | null;
-}
-
-@ApiSchema({ name: 'JobList', description: 'A page of the jobs of a project.' })
-export class JobListSchema implements JobList {
-  @ApiProperty({ type: () => [JobSchema] })
-  jobs!: JobView[];
-
-  @PageCount()
-  count!: number;
-
-  @NextCursor()
-  cursor!: string | null;
-
-  @ApiProperty({ example: EXAMPLE.projectId })
-  project_id!: string;
-}
-
-@ApiSchema({ name: 'Occurrence', description: 'One occurrence of a job (derived from its schedule; docs/jobs.md).' })
-export class OccurrenceSchema implements OccurrenceItem {
-  @ApiProperty({ format: 'date', example: '2028-03-02' })
-  date!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
-  flights!: number;
-
-  @ApiProperty({
-    type: [String],
-    description: "The job's pilots: assignments apply to every occurrence",
-    example: [EXAMPLE.userId],
-  })
-  assigned_pilot_ids!: string[];
-}
-
-@ApiSchema({ name: 'OccurrenceList', description: 'A page of the occurrences of a job, by date.' })
-export class OccurrenceListSchema implements OccurrenceList {
-  @ApiProperty({ type: () => [OccurrenceSchema] })
-  occurrences!: OccurrenceItem[];
-
-  @PageCount()
-  count!: number;
-
-  @NextCursor()
-  cursor!: string | null;
-
-  @ApiProperty({ example: EXAMPLE.jobId })
-  job_id!: string;
-
-  @ApiProperty({ example: EXAMPLE.projectId })
-  project_id!: string;
-}
-
-@ApiSchema({ name: 'AssignmentCounts', description: 'Assignment records (pilot × occurrence).' })
-export class AssignmentCountsSchema {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Newly assigned pilots × occurrences', example: 12 })
-  successful!: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Assignments that already existed', example: 6 })
-  skipped!: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Always 0: a failing request fails as a whole', example: 0 })
-  failed!: number;
-}
-
-@ApiSchema({ name: 'AssignPilotsResult', description: 'Outcome of POST .../assign (docs/api.md, Jobs).' })
-export class AssignPilotsResultSchema implements AssignPilotsResult {
-  @ApiProperty({ example: 'Pilots assigned successfully' })
-  message!: string;
-
-  @ApiProperty({ type: () => AssignmentCountsSchema })
-  results!: AssignmentCountsSchema;
-
-  @ApiProperty({ type: [String], description: 'Pilots newly assigned', example: [EXAMPLE.userId] })
-  pilots_assigned!: string[];
-
-  @ApiProperty({ type: [String], description: 'Pilots already assigned', example: [] })
-  pilots_skipped!: string[];
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: "The job's current number of occurrences", example: 12 })
-  occurrences_per_pilot!: number;
-}
-
-@ApiSchema({ name: 'UnassignPilotsResult', description: 'Outcome of POST .../unassign (docs/api.md, Jobs).' })
-export class UnassignPilotsResultSchema implements UnassignPilotsResult {
-  @ApiProperty({ example: 'Pilots unassigned successfully' })
-  message!: string;
-
-  @ApiProperty({ type: [String], description: 'Pilots that had an assignment', example: [EXAMPLE.userId] })
-  pilots_removed!: string[];
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Records removed (pilots × occurrences)', example: 12 })
-  assignments_removed!: number;
-}
+export const UnassignPilotsResultSchema = schemaOf<UnassignPilotsResult>(
+  { name: 'UnassignPilotsResult', description: 'Outcome of POST .../unassign (docs/api.md, Jobs).' },
+  {
+    message: { example: JOB_ANSWERS.pilotsUnassigned },
+    pilots_removed: { type: [String], description: 'Pilots that had an assignment', example: [EXAMPLE.userId] },
+    assignments_removed: records('Records removed (pilots × occurrences)', 12),
+  },
+);
 
 /** `pilots` of assign / unassign. */
 export const PILOTS_FIELD = {

@@ -1,58 +1,37 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { TeamList, TeamMember, TeamMemberListItem } from '@app/application';
-import { MEMBER_ROLES } from '@app/domain';
-import { MEMBER_STATUSES } from '../../admin/admin.dto';
-import { EXAMPLE, Millis, NextCursor, PageCount } from './common.schema';
+import { MEMBER_ROLES, MEMBER_STATUSES } from '@app/domain';
+import { EXAMPLE, millis, NEXT_CURSOR, PAGE_COUNT } from './common.schema';
+import { SchemaFields, schemaOf } from './schema-table';
 
 const ERASED_NOTE = 'Shows `[erased]` once the member has been erased (docs/privacy.md)';
 
-@ApiSchema({ name: 'TeamMember', description: 'A member of the workspace (docs/api.md, Team).' })
-export class TeamMemberSchema implements TeamMember {
-  @ApiProperty({ description: 'User id', example: EXAMPLE.userId })
-  id!: string;
+const TEAM_MEMBER_FIELDS: SchemaFields<TeamMember> = {
+  id: { description: 'User id', example: EXAMPLE.userId },
+  email: { format: 'email', description: ERASED_NOTE, example: 'pat@example.com' },
+  first_name: { type: String, nullable: true, example: 'Pat' },
+  last_name: { type: String, nullable: true, example: 'Jensen' },
+  role: { enum: [...MEMBER_ROLES], enumName: 'MemberRole', example: 'pilot' },
+  title: { type: String, nullable: true, description: 'Job title', example: 'Senior pilot' },
+  phone_number: { type: String, nullable: true, example: '+45 12 34 56 78' },
+  profile_picture: { type: String, format: 'uri', nullable: true, example: 'https://cdn.example.com/avatars/pat.png' },
+  created: millis(),
+  updated: millis(),
+};
 
-  @ApiProperty({ format: 'email', description: ERASED_NOTE, example: 'pat@example.com' })
-  email!: string;
+export const TeamMemberSchema = schemaOf<TeamMember>(
+  { name: 'TeamMember', description: 'A member of the workspace (docs/api.md, Team).' },
+  TEAM_MEMBER_FIELDS,
+);
 
-  @ApiProperty({ type: String, nullable: true, example: 'Pat' })
-  first_name!: string | null;
+export const TeamMemberListItemSchema = schemaOf<TeamMemberListItem>(
+  { name: 'TeamMemberListItem', description: 'A member as listed: with the membership status.' },
+  {
+    ...TEAM_MEMBER_FIELDS,
+    status: { enum: [...MEMBER_STATUSES], description: 'Membership status', example: 'active' },
+  },
+);
 
-  @ApiProperty({ type: String, nullable: true, example: 'Jensen' })
-  last_name!: string | null;
-
-  @ApiProperty({ enum: [...MEMBER_ROLES], enumName: 'MemberRole', example: 'pilot' })
-  role!: string;
-
-  @ApiProperty({ type: String, nullable: true, description: 'Job title', example: 'Senior pilot' })
-  title!: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: '+45 12 34 56 78' })
-  phone_number!: string | null;
-
-  @ApiProperty({ type: String, format: 'uri', nullable: true, example: 'https://cdn.example.com/avatars/pat.png' })
-  profile_picture!: string | null;
-
-  @Millis()
-  created!: number;
-
-  @Millis()
-  updated!: number;
-}
-
-@ApiSchema({ name: 'TeamMemberListItem', description: 'A member as listed: with the membership status.' })
-export class TeamMemberListItemSchema extends TeamMemberSchema implements TeamMemberListItem {
-  @ApiProperty({ enum: [...MEMBER_STATUSES], description: 'Membership status', example: 'active' })
-  status!: string;
-}
-
-@ApiSchema({ name: 'TeamList', description: 'A page of team members, in the order they were added.' })
-export class TeamListSchema implements TeamList {
-  @ApiProperty({ type: () => [TeamMemberListItemSchema] })
-  team!: TeamMemberListItem[];
-
-  @PageCount()
-  count!: number;
-
-  @NextCursor()
-  cursor!: string | null;
-}
+export const TeamListSchema = schemaOf<TeamList>(
+  { name: 'TeamList', description: 'A page of team members, in the order they were added.' },
+  { team: { type: () => [TeamMemberListItemSchema] }, count: PAGE_COUNT, cursor: NEXT_CURSOR },
+);

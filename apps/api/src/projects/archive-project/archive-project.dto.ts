@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PROJECT_MESSAGES } from '@app/domain';
 import { IsBooleanField } from '../../http/field-rules';
 
 /** POST /projects/{id}/archive */
@@ -8,6 +9,6 @@ export class ArchiveProjectDto {
     description: '`true` archives the project (left out of the default list), `false` restores it',
     example: true,
   })
-  @IsBooleanField('archived must be a boolean')
+  @IsBooleanField(PROJECT_MESSAGES.archivedBoolean)
   archived: boolean = undefined as never;
 }

@@ -1,70 +1,16 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
-import {
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_REQUIRED,
-  STATUS_MESSAGE,
-  STATUS_VALUES,
-  Status,
-} from '@app/domain';
-import {
-  IsIsoDate,
-  IsStringField,
-  LengthBetween,
-  OneOf,
-  OptionalString,
-  Required,
-  RequiredString,
-  WhenSet,
-} from '../../http/field-rules';
-import { orNull } from '../../openapi/schemas/common.schema';
-import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import type { Status } from '@app/domain';
+import { OnCreate } from '../project-field-rules';
 
-/** Required when the status is `other`; checked for type and length whenever it is given. */
-export const OtherStatusReason = () =>
-  applyDecorators(
-    ValidateIf(
-      (o: { status?: unknown; other_status_reason?: unknown }) =>
-        o.status === 'other' || (o.other_status_reason !== undefined && o.other_status_reason !== null),
-    ),
-    Required(OTHER_STATUS_REASON_REQUIRED),
-    IsStringField('other_status_reason'),
-    LengthBetween(1, 200, OTHER_STATUS_REASON_LENGTH),
-  );
-
-/** POST /projects (docs/api.md, Projects); fields in the order the API reference lists its messages. */
+/**
+ * POST /projects (docs/api.md, Projects). Each field's rules are declared once, in PROJECT_FIELDS
+ * (../project-field-rules.ts); fields in the order the API reference lists its messages.
+ */
 export class CreateProjectDto {
-  @ApiProperty(F.name)
-  @RequiredString('name', 1, 100, 'name must be between 1 and 100 characters')
-  name: string = undefined as never;
-
-  @ApiProperty(F.start_date)
-  @applyDecorators(Required('start_date is required'), IsIsoDate('start_date must be a valid ISO date string'))
-  start_date: string = undefined as never;
-
-  @ApiPropertyOptional(orNull(F.end_date))
-  @applyDecorators(WhenSet(), IsIsoDate('end_date must be a valid ISO date string'))
-  end_date?: string | null = undefined;
-
-  /** Required, but may be empty on create: the API reference bounds it to 1..1000 only on update. */
-  @ApiProperty({ ...F.description, description: 'Required; may be empty on create' })
-  @applyDecorators(
-    Required('description is required'),
-    IsStringField('description'),
-    LengthBetween(0, 1000, 'description must be between 1 and 1000 characters'),
-  )
-  description: string = undefined as never;
-
-  @ApiProperty(STATUS_FIELD)
-  @OneOf(STATUS_VALUES, STATUS_MESSAGE)
-  status: Status = undefined as never;
-
-  @ApiPropertyOptional(F.other_status_reason)
-  @OtherStatusReason()
-  other_status_reason?: string = undefined;
-
-  @ApiPropertyOptional(orNull(F.external_id))
-  @OptionalString('external_id', 255, 'external_id must not exceed 255 characters')
-  external_id?: string | null = undefined;
+  @OnCreate('name') name: string = undefined as never;
+  @OnCreate('start_date') start_date: string = undefined as never;
+  @OnCreate('end_date') end_date?: string | null = undefined;
+  @OnCreate('description') description: string = undefined as never;
+  @OnCreate('status') status: Status = undefined as never;
+  @OnCreate('other_status_reason') other_status_reason?: string = undefined;
+  @OnCreate('external_id') external_id?: string | null = undefined;
 }

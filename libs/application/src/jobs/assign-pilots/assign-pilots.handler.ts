@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   ASSIGNMENT_MESSAGES,
+  JOB_ANSWERS,
   JOB_NOT_FOUND,
   JobCommand,
   jobDecider,
@@ -53,7 +54,7 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
     const skipped = requested.filter((id) => !assigned.includes(id));
     const perPilot = event?.data.occurrences_per_pilot ?? occurrenceCount(outcome.state, now);
     return {
-      message: 'Pilots assigned successfully',
+      message: JOB_ANSWERS.pilotsAssigned,
       results: { successful: assigned.length * perPilot, skipped: skipped.length * perPilot, failed: 0 },
       pilots_assigned: assigned,
       pilots_skipped: skipped,

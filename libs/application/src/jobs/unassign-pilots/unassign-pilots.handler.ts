@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JobCommand, jobDecider, JobEvent, jobStream } from '@app/domain';
+import { JOB_ANSWERS, JobCommand, jobDecider, JobEvent, jobStream } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
@@ -31,7 +31,7 @@ export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsComm
     );
     const event = outcome.events[0] as Extract<JobEvent, { type: 'job.pilots_unassigned' }>;
     return {
-      message: 'Pilots unassigned successfully',
+      message: JOB_ANSWERS.pilotsUnassigned,
       pilots_removed: event.data.pilot_ids,
       // One record per pilot and occurrence went (docs/api.md, Jobs); the event keeps the two factors.
       assignments_removed: event.data.pilot_ids.length * event.data.occurrences_per_pilot,

@@ -1,17 +1,32 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EventStore, ReadModelStore, SnapshotStore, SubjectKeyStore } from '@app/application';
+import type {
+  EventStore,
+  IdempotencyStore,
+  RateLimitStore,
+  ReadModelStore,
+  SnapshotStore,
+  SubjectKeyStore,
+  WebhookQueue,
+} from '@app/application';
+import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
   SqliteEventStore,
+  SqliteIdempotencyStore,
   SqliteReadModelStore,
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
+  SqliteWebhookQueue,
 } from '@app/infrastructure/sqlite';
 import { AppConfig, ConfigError } from './config';
 
 /**
- * Picks the adapters for the configured storage mode. The scaled adapters are loaded only when
- * chosen, so the embedded default never loads the gRPC or MongoDB drivers.
+ * The one place the configuration chooses an adapter for each storage port (README, Configuration):
+ * event store (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue
+ * (READ_STORE), subject keys (SUBJECT_KEY_STORE) and rate-limit counters (RATE_LIMIT_STORE). The
+ * modules that provide the ports call these; no other file of apps/api imports a storage adapter
+ * (adapters.spec.ts). The scaled adapters are loaded only when chosen, so the embedded default
+ * never loads the gRPC, MongoDB or Redis drivers.
  */
 export async function openEventStore(config: AppConfig): Promise<EventStore> {
   if (config.eventStore === 'eventstoredb') {
@@ -72,4 +87,33 @@ export async function openSnapshotStore(config: AppConfig): Promise<SnapshotStor
     return MongoSnapshotStore.connect(config.mongodbUrl!);
   }
   return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
+}
+
+export async function openRateLimitStore(config: AppConfig): Promise<RateLimitStore> {
+  if (config.rateLimitStore === 'redis') {
+    const { RedisRateLimitStore } = await import('@app/infrastructure/redis');
+    return RedisRateLimitStore.connect(config.redisUrl!);
+  }
+  return new MemoryRateLimitStore();
+}
+
+/**
+ * Idempotency records live with the read models: in MongoDB for the scaled deployment (every
+ * instance must see every key), otherwise in `DATA_DIR/idempotency.db`.
+ */
+export async function openIdempotencyStore(config: AppConfig): Promise<IdempotencyStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoIdempotencyStore } = await import('@app/infrastructure/mongodb');
+    return MongoIdempotencyStore.connect(config.mongodbUrl!);
+  }
+  return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'));
+}
+
+/** The webhook queue follows the read store: embedded SQLite, or the MongoDB of the scaled deployment. */
+export async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue> {
+  if (config.readStore === 'mongodb') {
+    const { MongoWebhookQueue } = await import('@app/infrastructure/mongodb');
+    return MongoWebhookQueue.connect(config.mongodbUrl!);
+  }
+  return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
 }
