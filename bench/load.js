@@ -1,8 +1,10 @@
 // The load generator, always in its own process so it never competes with the server's event
-// loop: runs autocannon with the options given as JSON in argv[2] and prints the result as JSON.
+// loop: runs autocannon with the options given as JSON (in argv[2], or on stdin) and prints the
+// result as JSON.
+const { readFileSync } = require('node:fs');
 const autocannon = require('autocannon');
 
-const options = JSON.parse(process.argv[2]);
+const options = JSON.parse(process.argv[2] ?? readFileSync(0, 'utf8'));
 const requests = options.requests;
 delete options.requests;
 if (requests) {

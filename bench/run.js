@@ -101,10 +101,15 @@ async function startService(dataDir, extraEnv = {}) {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const base = `http://127.0.0.1:${p}`;
   await waitHttp(`${base}/health`);
   return { child, base, stop: () => stopChild(child) };
 }
+
+/** Services still running: a run that fails stops them rather than leaving them behind. */
+const running = new Set();
 
 function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -118,7 +123,9 @@ function stopChild(child) {
 function runLoad(options, serverPid) {
   const cpuBefore = serverPid ? cpuSeconds(serverPid) : 0;
   const started = Date.now();
-  const out = execFileSync(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], {
+  // The options go on stdin: 500 rotating request templates are more than one argument may hold.
+  const out = execFileSync(process.execPath, [join(__dirname, 'load.js')], {
+    input: JSON.stringify(options),
     maxBuffer: 64 * 1024 * 1024,
   }).toString();
   const elapsed = (Date.now() - started) / 1000;
@@ -551,7 +558,8 @@ function printTable(results) {
   if (PROFILE_DIR) process.stdout.write(`CPU profiles of the service: ${PROFILE_DIR}/<phase>/\n`);
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   process.stderr.write(`${error.stack ?? error}\n`);
+  await Promise.all([...running].map(stopChild));
   process.exit(1);
 });
