@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyAuthenticator, AuthResult, Principal } from '@app/application';
+import { API_KEY_PREFIX, ApiKeyAuthenticator, AuthResult, Principal } from '@app/application';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { OperatorToken } from './operator-token';
@@ -52,7 +52,9 @@ export class RequestAuthentication {
   /** The onRequest hook (registered first in http/pipeline.ts). */
   readonly onRequest = async (request: FastifyRequest): Promise<void> => {
     const presented = bearerOf(request);
-    const operator = this.operatorToken.matches(presented);
+    // An API key is never the operator's token (the guard refuses API keys on operator routes),
+    // so an API request costs no digest of it.
+    const operator = !presented?.startsWith(API_KEY_PREFIX) && this.operatorToken.matches(presented);
     if (operator) {
       request.credentials = { presented, operator, apiKey: null };
       return;
