@@ -238,6 +238,27 @@ describe('Resource bounds', () => {
     expect(res.body).toEqual({ message: 'The request line and headers are too large (at most 16 KiB)' });
   });
 
+  it('answers a HEAD with too large headers with the 431 headers and no body (a client would read it as the next response)', async () => {
+    // Found by the fuzz suite: the JSON body after a HEAD's answer broke the client's parser.
+    const raw = (method: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => {
+          socket.write(`${method} /v1/projects HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(20 * 1024)}\r\n\r\n`);
+        });
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+    const [head, get] = await Promise.all([raw('HEAD'), raw('GET')]);
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    const [headHeaders, headBody] = head.split('\r\n\r\n');
+    expect(headBody).toBe('');
+    // The same headers as the GET's answer, Content-Length included; the GET's has the body.
+    expect(headHeaders).toBe(get.split('\r\n\r\n')[0]);
+    expect(JSON.parse(get.split('\r\n\r\n')[1]).message).toMatch(/too large/);
+  });
+
   it('refuses URLs over 4096 characters with a JSON 414, and does not echo long unknown paths whole', async () => {
     const long = await t.request('GET', `/v1/projects?cursor=${'c'.repeat(5000)}`);
     expect(long.status).toBe(414);

@@ -102,7 +102,7 @@ interface TimeoutReply {
  * Fastify's default answer has its own body shape. This one answers in the API's shape.
  */
 export function jsonClientErrorHandler(bounds: RequestBounds) {
-  return (error: Error & { code?: string }, socket: Socket) => {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
     // A reset connection has no one to answer (Node's http module, event 'clientError').
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     let status = 400;
@@ -116,10 +116,14 @@ export function jsonClientErrorHandler(bounds: RequestBounds) {
       message = `The request line and headers are too large (at most ${bounds.maxHeaderBytes / 1024} KiB)`;
     }
     const body = JSON.stringify({ message });
+    // The answer to a HEAD has the headers of the answer to a GET and never a body: a client reads
+    // what follows the headers as the next response, and fails on it.
+    // (Node hands the bytes it was parsing as `rawPacket`, a Buffer.)
+    const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
     if (socket.writable) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
       );
     }
     socket.destroy(error);
