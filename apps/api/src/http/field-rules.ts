@@ -6,6 +6,7 @@ import {
   OTHER_STATUS_REASON_LENGTH,
   OTHER_STATUS_REASON_LIMITS,
   OTHER_STATUS_REASON_REQUIRED,
+  mustBeString,
 } from '@app/domain';
 
 /**
@@ -30,7 +31,7 @@ export const WhenSet = () => ValidateIf((_o, v) => v !== undefined && v !== null
 
 export const Required = (message: string) => custom('required', (v) => v !== undefined && v !== null, message);
 
-export const IsStringField = (field: string, message = `${field} must be a string`) =>
+export const IsStringField = (field: string, message = mustBeString(field)) =>
   custom('isString', (v) => typeof v === 'string', message);
 
 export const LengthBetween = (min: number, max: number, message: string) =>

@@ -52,6 +52,18 @@ export function toJsonSchema2020(schema: Json): Json {
   return withNull(schema);
 }
 
+/** What describes a schema without constraining it: it stays on the outside of an `anyOf`. */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'example',
+  'examples',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+]);
+
 function withNull(schema: Json): Json {
   const { type } = schema;
   if (
@@ -70,29 +82,12 @@ function withNull(schema: Json): Json {
     return schema;
   }
   // A reference or a composition: keep the annotations beside the alternatives.
-  const {
-    description,
-    title,
-    example,
-    examples,
-    default: byDefault,
-    readOnly,
-    writeOnly,
-    deprecated,
-    ...rest
-  } = schema;
-  const annotations = Object.fromEntries(
-    Object.entries({
-      description,
-      title,
-      example,
-      examples,
-      default: byDefault,
-      readOnly,
-      writeOnly,
-      deprecated,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const annotations: Json = {};
+  const rest: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!ANNOTATIONS.has(key)) rest[key] = value;
+    else if (value !== undefined) annotations[key] = value;
+  }
   const alternatives =
     Array.isArray(rest.allOf) && rest.allOf.length === 1 && Object.keys(rest).length === 1 ? rest.allOf : [rest];
   return { anyOf: [...alternatives, { type: 'null' }], ...annotations };

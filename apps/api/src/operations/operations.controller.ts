@@ -26,7 +26,7 @@ import {
   UnknownDeadLetterError,
   UnknownProjectionError,
 } from '@app/application';
-import { notFound, validationError } from '@app/domain';
+import { mustBeString, notFound, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
 import { HttpProblem } from '../http/errors';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
@@ -44,7 +44,7 @@ import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 
 const UNKNOWN_PROJECTION_EXAMPLE =
   'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)';
-const PROJECTION_STRING = 'projection must be a string';
+const PROJECTION_STRING = mustBeString('projection');
 const POSITION_POSITIVE = 'position must be a positive integer';
 
 /**
@@ -176,7 +176,7 @@ export class OperationsController {
   })
   @ApiAcceptedResponse({ type: RebuildStartedSchema })
   @ApiErrors({
-    400: 'name must be a string',
+    400: mustBeString('name'),
     404: UNKNOWN_PROJECTION_EXAMPLE,
     409: projectorOnly('A rebuild'),
   })

@@ -1,4 +1,4 @@
-import { COMMON_MESSAGES } from '../shared/common.values';
+import { COMMON_MESSAGES, mustBeString } from '../shared/common.values';
 
 /**
  * Bounds and messages of the job type resource (docs/api.md, Job types), in the style of job.values.ts:
@@ -21,7 +21,7 @@ export const PREDEFINED_JOB_TYPE_NOT_DELETABLE = 'Cannot delete predefined job t
 export const JOB_TYPE_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,
   nameLength: 'name must be between 1 and 50 characters',
-  iconString: 'icon must be a string',
+  iconString: mustBeString('icon'),
   /** The API reference's words; its limit (2.4, 8) is "max 20 characters", so 20 are accepted. */
   iconLength: 'icon must be less than 20 characters',
   iconEmpty: 'icon must not be empty',

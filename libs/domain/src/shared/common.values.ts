@@ -8,6 +8,9 @@
 export const NAME_LIMITS = { min: 1, max: 100 } as const;
 export const EXTERNAL_ID_MAX_LENGTH = 255;
 
+/** The message of a field given as something other than a string. */
+export const mustBeString = (field: string) => `${field} must be a string`;
+
 export const COMMON_MESSAGES = {
   nameRequired: 'name is required',
   nameLength: 'name must be between 1 and 100 characters',

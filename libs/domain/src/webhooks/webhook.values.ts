@@ -1,4 +1,4 @@
-import { COMMON_MESSAGES } from '../shared/common.values';
+import { COMMON_MESSAGES, mustBeString } from '../shared/common.values';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from './webhook.events';
 
 /**
@@ -26,10 +26,10 @@ export const WEBHOOK_ANSWERS = {
 } as const;
 export const WEBHOOK_MESSAGES = {
   nameRequired: COMMON_MESSAGES.nameRequired,
-  nameType: 'name must be a string',
+  nameType: mustBeString('name'),
   nameLength: 'name must be between 2 and 100 characters',
   urlRequired: 'url is required',
-  urlType: 'url must be a string',
+  urlType: mustBeString('url'),
   urlHttps: 'url must start with https://',
   urlUpdate: 'url must be a string starting with https://',
   urlInvalid: 'url must be a valid URL',
