@@ -65,6 +65,21 @@ const ref = (id: string, workspaceId = 'ws_1', projectId = 'prj_1') => ({
   project_id: projectId,
 });
 
+/** A job.pilots_assigned of a job of ws_1/prj_1 (at 200). */
+const assigned = (jobId: string, pilotIds: string[], occurrencesPerPilot: number) => ({
+  type: 'job.pilots_assigned' as const,
+  data: { ...ref(jobId), pilot_ids: pilotIds, occurrences_per_pilot: occurrencesPerPilot, assigned: 200 },
+});
+
+/** The assignment document of a pilot of a job of ws_1/prj_1, assigned at 200. */
+const assignmentDoc = (jobId: string, pilotId: string, seq: number, index: number) => ({
+  id: `${jobId}:${pilotId}`,
+  workspaceId: 'ws_1',
+  seq,
+  version: 0,
+  doc: { job_id: jobId, project_id: 'prj_1', pilot_id: pilotId, assigned: 200, index },
+});
+
 describe('job projector: given events -> job and assignment documents', () => {
   const projection = projectorSpec(jobProjector);
   let history: SpecHistory;
@@ -111,30 +126,12 @@ describe('job projector: given events -> job and assignment documents', () => {
     const stream = jobStream('job_1');
     await projection.given(
       history.record(stream, created('job_1', 'ws_1', 'prj_1')),
-      history.record(stream, {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_1'), pilot_ids: ['usr_b', 'usr_a'], occurrences_per_pilot: 3, assigned: 200 },
-      }),
+      history.record(stream, assigned('job_1', ['usr_b', 'usr_a'], 3)),
     );
 
     await projection.expectDocuments({
       [JOBS]: [{ id: 'job_1', workspaceId: 'ws_1', seq: 1, version: 1, doc: shown('job_1', 'prj_1') }],
-      [JOB_ASSIGNMENTS]: [
-        {
-          id: 'job_1:usr_a',
-          workspaceId: 'ws_1',
-          seq: 2,
-          version: 0,
-          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_a', assigned: 200, index: 1 },
-        },
-        {
-          id: 'job_1:usr_b',
-          workspaceId: 'ws_1',
-          seq: 2,
-          version: 0,
-          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_b', assigned: 200, index: 0 },
-        },
-      ],
+      [JOB_ASSIGNMENTS]: [assignmentDoc('job_1', 'usr_a', 2, 1), assignmentDoc('job_1', 'usr_b', 2, 0)],
     });
   });
 
@@ -142,10 +139,7 @@ describe('job projector: given events -> job and assignment documents', () => {
     const stream = jobStream('job_1');
     await projection.given(
       history.record(stream, created('job_1', 'ws_1', 'prj_1')),
-      history.record(stream, {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_1'), pilot_ids: ['usr_a', 'usr_b'], occurrences_per_pilot: 1, assigned: 200 },
-      }),
+      history.record(stream, assigned('job_1', ['usr_a', 'usr_b'], 1)),
       history.record(stream, {
         type: 'job.pilots_unassigned',
         data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, unassigned: 300 },
@@ -154,15 +148,7 @@ describe('job projector: given events -> job and assignment documents', () => {
 
     await projection.expectDocuments({
       [JOBS]: [{ id: 'job_1', workspaceId: 'ws_1', seq: 1, version: 2, doc: shown('job_1', 'prj_1') }],
-      [JOB_ASSIGNMENTS]: [
-        {
-          id: 'job_1:usr_b',
-          workspaceId: 'ws_1',
-          seq: 2,
-          version: 0,
-          doc: { job_id: 'job_1', project_id: 'prj_1', pilot_id: 'usr_b', assigned: 200, index: 1 },
-        },
-      ],
+      [JOB_ASSIGNMENTS]: [assignmentDoc('job_1', 'usr_b', 2, 1)],
     });
   });
 
@@ -170,28 +156,14 @@ describe('job projector: given events -> job and assignment documents', () => {
     await projection.given(
       history.record(jobStream('job_1'), created('job_1', 'ws_1', 'prj_1')),
       history.record(jobStream('job_2'), created('job_2', 'ws_1', 'prj_1')),
-      history.record(jobStream('job_1'), {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
-      }),
-      history.record(jobStream('job_2'), {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_2'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
-      }),
+      history.record(jobStream('job_1'), assigned('job_1', ['usr_a'], 1)),
+      history.record(jobStream('job_2'), assigned('job_2', ['usr_a'], 1)),
       history.record(jobStream('job_1'), { type: 'job.deleted', data: { ...ref('job_1'), deleted: 300 } }),
     );
 
     await projection.expectDocuments({
       [JOBS]: [{ id: 'job_2', workspaceId: 'ws_1', seq: 2, version: 1, doc: shown('job_2', 'prj_1') }],
-      [JOB_ASSIGNMENTS]: [
-        {
-          id: 'job_2:usr_a',
-          workspaceId: 'ws_1',
-          seq: 4,
-          version: 0,
-          doc: { job_id: 'job_2', project_id: 'prj_1', pilot_id: 'usr_a', assigned: 200, index: 0 },
-        },
-      ],
+      [JOB_ASSIGNMENTS]: [assignmentDoc('job_2', 'usr_a', 4, 0)],
     });
   });
 
@@ -199,10 +171,7 @@ describe('job projector: given events -> job and assignment documents', () => {
     const stream = jobStream('job_1');
     const events = [
       history.record(stream, created('job_1', 'ws_1', 'prj_1')),
-      history.record(stream, {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_1'), pilot_ids: ['usr_a', 'usr_b'], occurrences_per_pilot: 2, assigned: 200 },
-      }),
+      history.record(stream, assigned('job_1', ['usr_a', 'usr_b'], 2)),
       history.record(stream, {
         type: 'job.updated',
         data: { ...ref('job_1'), changes: { name: 'Roof scan' }, updated: 300 },
@@ -221,10 +190,7 @@ describe('job projector: given events -> job and assignment documents', () => {
   it("another workspace's jobs and assignments stay in that workspace, and its deletions touch only its own", async () => {
     await projection.given(
       history.record(jobStream('job_1'), created('job_1', 'ws_1', 'prj_1')),
-      history.record(jobStream('job_1'), {
-        type: 'job.pilots_assigned',
-        data: { ...ref('job_1'), pilot_ids: ['usr_a'], occurrences_per_pilot: 1, assigned: 200 },
-      }),
+      history.record(jobStream('job_1'), assigned('job_1', ['usr_a'], 1)),
       history.record(jobStream('job_9'), created('job_9', 'ws_2', 'prj_9')),
       history.record(jobStream('job_9'), {
         type: 'job.pilots_assigned',
