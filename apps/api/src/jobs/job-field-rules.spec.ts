@@ -1,21 +1,8 @@
-import { BadRequestException } from '@nestjs/common';
 import { JOB_MESSAGES, STATUS_MESSAGE } from '@app/domain';
-import { DtoValidationPipe } from '../http/validation';
+import { refusal } from '../http/validation.spec-helper';
 import { CreateJobDto } from './create-job/create-job.dto';
 import { JOB_FIELDS } from './job-field-rules';
 import { UpdateJobDto } from './update-job/update-job.dto';
-
-const pipe = new DtoValidationPipe();
-const validate = (dto: new () => object, body: unknown) => pipe.transform(body, { type: 'body', metatype: dto });
-const refusal = (dto: new () => object, body: unknown) => {
-  try {
-    validate(dto, body);
-  } catch (error) {
-    if (error instanceof BadRequestException) return (error.getResponse() as { message: string }).message;
-    throw error;
-  }
-  return undefined;
-};
 
 const valid = { name: 'Blade inspection', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-01' };
 

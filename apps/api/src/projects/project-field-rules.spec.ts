@@ -1,30 +1,14 @@
-import { BadRequestException } from '@nestjs/common';
 import { PROJECT_MESSAGES as M, STATUS_MESSAGE } from '@app/domain';
-import { DtoValidationPipe } from '../http/validation';
+import { fieldsTakenBy, refusal } from '../http/validation.spec-helper';
 import { CreateProjectDto } from './create-project/create-project.dto';
 import { PROJECT_FIELDS } from './project-field-rules';
 import { UpdateProjectDto } from './update-project/update-project.dto';
-
-const pipe = new DtoValidationPipe();
-const refusal = (dto: new () => object, body: unknown) => {
-  try {
-    pipe.transform(body, { type: 'body', metatype: dto });
-  } catch (error) {
-    if (error instanceof BadRequestException) return (error.getResponse() as { message: string }).message;
-    throw error;
-  }
-  return undefined;
-};
 
 const valid = { name: 'Dam inspection', start_date: '2030-01-01', description: '', status: 'planned' };
 
 describe('project fields, declared once for create and update', () => {
   it('lists in each request exactly the fields the table gives it', () => {
-    const takenBy = (request: 'create' | 'update') =>
-      Object.entries(PROJECT_FIELDS)
-        .filter(([, rule]) => request in rule)
-        .map(([field]) => field)
-        .sort();
+    const takenBy = (request: 'create' | 'update') => fieldsTakenBy(PROJECT_FIELDS, request);
     expect(Object.keys(new CreateProjectDto()).sort()).toEqual(takenBy('create'));
     expect(Object.keys(new UpdateProjectDto()).sort()).toEqual(takenBy('update'));
   });

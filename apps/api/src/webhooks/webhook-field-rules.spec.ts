@@ -1,28 +1,12 @@
-import { BadRequestException } from '@nestjs/common';
 import { WEBHOOK_MESSAGES as M } from '@app/domain';
-import { DtoValidationPipe } from '../http/validation';
+import { fieldsTakenBy, refusal } from '../http/validation.spec-helper';
 import { CreateWebhookDto } from './create-webhook/create-webhook.dto';
 import { UpdateWebhookDto } from './update-webhook/update-webhook.dto';
 import { WEBHOOK_FIELDS } from './webhook-field-rules';
 
-const pipe = new DtoValidationPipe();
-const refusal = (dto: new () => object, body: unknown) => {
-  try {
-    pipe.transform(body, { type: 'body', metatype: dto });
-  } catch (error) {
-    if (error instanceof BadRequestException) return (error.getResponse() as { message: string }).message;
-    throw error;
-  }
-  return undefined;
-};
-
 describe('webhook fields, declared once for create and update', () => {
   it('lists in each request exactly the fields the table gives it', () => {
-    const takenBy = (request: 'create' | 'update') =>
-      Object.entries(WEBHOOK_FIELDS)
-        .filter(([, rule]) => request in rule)
-        .map(([field]) => field)
-        .sort();
+    const takenBy = (request: 'create' | 'update') => fieldsTakenBy(WEBHOOK_FIELDS, request);
     expect(Object.keys(new CreateWebhookDto()).sort()).toEqual(takenBy('create'));
     expect(Object.keys(new UpdateWebhookDto()).sort()).toEqual(takenBy('update'));
   });
