@@ -13,7 +13,7 @@ import {
   validationError,
   WEBHOOK_NOT_FOUND,
 } from '@app/domain';
-import { queryMillis, singleQueryValue } from '../http/query-params';
+import { millisMessage, queryMillis, singleQueryValue } from '../http/query-params';
 import { Caller } from '../http/request-context.decorator';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
@@ -163,7 +163,7 @@ export class HistoryController {
   @ApiCursorQuery()
   @ApiOkResponse({ type: AuditFeedPageSchema })
   @ApiErrors({
-    400: [EVENT_TYPES_FILTER, 'from must be a Unix time in milliseconds', 'cursor is invalid'],
+    400: [EVENT_TYPES_FILTER, millisMessage('from'), 'cursor is invalid'],
   })
   events(
     @Caller() caller: Principal,

@@ -12,10 +12,16 @@ export function singleQueryValue(name: string, value: unknown): string | undefin
   return value;
 }
 
+export const millisMessage = (name: string) => `${name} must be a Unix time in milliseconds`;
+
+/** A given `?name=<ms>` value: a Unix time in milliseconds, else a 400 naming the parameter. */
+export function parseMillis(name: string, text: string): number {
+  if (!/^\d{1,15}$/.test(text)) throw validationError(millisMessage(name));
+  return Number(text);
+}
+
 /** A `?name=<ms>` parameter: absent or empty, or a Unix time in milliseconds. */
 export function queryMillis(name: string, value: unknown): number | undefined {
   const text = singleQueryValue(name, value);
-  if (text === undefined || text === '') return undefined;
-  if (!/^\d{1,15}$/.test(text)) throw validationError(`${name} must be a Unix time in milliseconds`);
-  return Number(text);
+  return text === undefined || text === '' ? undefined : parseMillis(name, text);
 }
