@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { CLOCK, Clock, IDEMPOTENCY_STORE, IdempotencyStore, StoredResponse } from '@app/application';
+import { principalOf } from '../http/authentication';
 import { HttpProblem } from '../http/errors';
 import { exemptFromTimeout, timeLeft } from '../http/request-bounds';
 import { ResponseSealer } from './response-sealer';
@@ -61,8 +62,8 @@ interface IdempotentRequest extends FastifyRequest {
  * every route, GETs included, through NestJS's interceptor pipeline (measured here at about
  * 70 µs a request, as much as the rest of a GET). `preHandler` (body parsed) claims or replays;
  * `onSend` stores exactly what is sent. The caller is the one the first hook of the pipeline
- * resolved from the bearer credential; a request whose credential is not valid is
- * left to the guard to refuse, without touching the store.
+ * resolved from the bearer credential; a request whose credential is not valid is left to the
+ * guard to refuse, without touching the store.
  */
 @Injectable()
 export class Idempotency {
@@ -235,7 +236,7 @@ async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
 
 /** Whose keys these are: an active API key's, or the operator's; undefined for anyone else. */
 function scopeOf(request: FastifyRequest): string | undefined {
-  const credentials = request.credentials;
-  if (credentials?.operator) return 'operator';
-  return credentials?.apiKey?.ok ? `api_key:${credentials.apiKey.principal.keyId}` : undefined;
+  if (request.credentials?.operator) return 'operator';
+  const principal = principalOf(request);
+  return principal ? `api_key:${principal.keyId}` : undefined;
 }

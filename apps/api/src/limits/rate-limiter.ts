@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock, RATE_LIMIT_STORE, RateLimitPolicy, RateLimitStore } from '@app/application';
 import type { AppConfig } from '../config';
+import { principalOf } from '../http/authentication';
 import { APP_CONFIG } from '../tokens';
 import { clientAddress } from './client-address';
 import {
@@ -80,8 +81,8 @@ export class RateLimiter {
 
   /** An API key's own counter in production (the pipeline resolved the key first); else the client's address. */
   private subjectOf(request: FastifyRequest): { subject: string; kind: 'API key' | 'client IP address' } {
-    const apiKey = request.credentials?.apiKey;
-    if (this.perApiKey && apiKey?.ok) return { subject: `key:${apiKey.principal.keyId}`, kind: 'API key' };
+    const principal = this.perApiKey ? principalOf(request) : undefined;
+    if (principal) return { subject: `key:${principal.keyId}`, kind: 'API key' };
     return { subject: `ip:${clientAddress(request.ip)}`, kind: 'client IP address' };
   }
 
