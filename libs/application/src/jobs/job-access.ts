@@ -12,7 +12,7 @@ import { ReadModelStore } from '../ports/read-model.port';
 import { PROJECTS } from '../projects/project.projector';
 import { CommandContext } from '../shared/command-context';
 import { EventSourcedRepository } from '../shared/event-sourced-repository';
-import { ownedBy } from '../shared/tenant';
+import { ownDocument, ownedBy } from '../shared/tenant';
 import { JOBS } from './job.projector';
 
 /**
@@ -36,8 +36,7 @@ export async function assertOwnLiveProject(
 
 /** Query side: the project's read model document, or 404. */
 export async function assertProjectVisible(read: ReadModelStore, workspaceId: string, projectId: string) {
-  const found = await read.get<ProjectView>(PROJECTS, projectId);
-  if (!found || found.workspaceId !== workspaceId) throw notFound(PROJECT_NOT_FOUND);
+  ownDocument(await read.get<ProjectView>(PROJECTS, projectId), workspaceId, PROJECT_NOT_FOUND);
 }
 
 /** A job of another workspace, or of another project of this one, answers like a missing job. */
@@ -61,8 +60,8 @@ export async function visibleJob(
   jobId: string,
 ): Promise<JobView> {
   await assertProjectVisible(read, workspaceId, projectId);
-  const found = await read.get<JobView>(JOBS, jobId);
-  if (!found || found.workspaceId !== workspaceId || found.doc.project_id !== projectId) throw notFound(JOB_NOT_FOUND);
+  const found = ownDocument(await read.get<JobView>(JOBS, jobId), workspaceId, JOB_NOT_FOUND);
+  if (found.doc.project_id !== projectId) throw notFound(JOB_NOT_FOUND);
   return found.doc;
 }
 

@@ -11,3 +11,16 @@ export function requireWorkspace(context: CommandContext): string {
 export function ownedBy(resourceWorkspaceId: string | null | undefined, context: { workspaceId: string | null }) {
   return !!resourceWorkspaceId && resourceWorkspaceId === context.workspaceId;
 }
+
+/**
+ * A read-model document of the caller's workspace: a missing one and another workspace's are
+ * "not found" alike, with the resource's message.
+ */
+export function ownDocument<D extends { workspaceId: string | null }>(
+  found: D | null,
+  workspaceId: string,
+  notFoundMessage: string,
+): D {
+  if (!found || found.workspaceId !== workspaceId) throw notFound(notFoundMessage);
+  return found;
+}

@@ -10,7 +10,7 @@ import {
 import { ReadModelStore } from '../ports/read-model.port';
 import { CommandContext } from '../shared/command-context';
 import { EventSourcedRepository } from '../shared/event-sourced-repository';
-import { ownedBy, requireWorkspace } from '../shared/tenant';
+import { ownDocument, ownedBy, requireWorkspace } from '../shared/tenant';
 import { WEBHOOKS } from './webhook.projector';
 
 /**
@@ -58,7 +58,5 @@ export async function ownWebhookView(
   workspaceId: string,
   webhookId: string,
 ): Promise<WebhookView> {
-  const found = await read.get<WebhookView>(WEBHOOKS, webhookId);
-  if (!found || found.workspaceId !== workspaceId) throw notFound(WEBHOOK_NOT_FOUND);
-  return found.doc;
+  return ownDocument(await read.get<WebhookView>(WEBHOOKS, webhookId), workspaceId, WEBHOOK_NOT_FOUND).doc;
 }

@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound, PROJECT_NOT_FOUND } from '@app/domain';
+import { PROJECT_NOT_FOUND } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore, StoredJson } from '../../ports/read-model.port';
+import { ownDocument } from '../../shared/tenant';
 import { PROJECTS } from '../project.projector';
 import { GetProjectQuery } from './get-project.query';
 
@@ -14,8 +15,6 @@ export class GetProjectHandler implements IQueryHandler<GetProjectQuery, StoredJ
   constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
 
   async execute({ workspaceId, projectId }: GetProjectQuery): Promise<StoredJson> {
-    const found = await this.read.getJson(PROJECTS, projectId);
-    if (!found || found.workspaceId !== workspaceId) throw notFound(PROJECT_NOT_FOUND);
-    return found;
+    return ownDocument(await this.read.getJson(PROJECTS, projectId), workspaceId, PROJECT_NOT_FOUND);
   }
 }

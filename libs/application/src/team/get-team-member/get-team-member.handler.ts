@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound, USER_NOT_FOUND } from '@app/domain';
+import { USER_NOT_FOUND } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { PersonalDataVault } from '../../privacy/personal-data-vault';
+import { ownDocument } from '../../shared/tenant';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
 import { presentMember, TeamMember } from '../team-member-view';
 import { GetTeamMemberQuery } from './get-team-member.query';
@@ -15,8 +16,7 @@ export class GetTeamMemberHandler implements IQueryHandler<GetTeamMemberQuery, T
   ) {}
 
   async execute({ workspaceId, memberId }: GetTeamMemberQuery): Promise<TeamMember> {
-    const found = await this.read.get<MemberDoc>(MEMBERS, memberId);
-    if (!found || found.workspaceId !== workspaceId) throw notFound(USER_NOT_FOUND);
+    const found = ownDocument(await this.read.get<MemberDoc>(MEMBERS, memberId), workspaceId, USER_NOT_FOUND);
     const { status: _listOnly, ...member } = await presentMember(this.vault, found.doc);
     return member;
   }
