@@ -10,7 +10,7 @@
  * revision on any of its streams undoes that group alone, and the rest of the batch is written.
  */
 const Database = require('./sqlite-driver');
-const { isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { isMainThread, workerData } = require('node:worker_threads');
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -136,22 +136,7 @@ function openWriter(file) {
 module.exports = { openWriter };
 
 if (!isMainThread && workerData && workerData.eventStoreFile) {
+  const { serveRequests } = require('./sqlite-worker-serve');
   const writer = openWriter(workerData.eventStoreFile);
-  parentPort.on('message', (message) => {
-    if (message.close) {
-      // Close the database (SQLite finalizes every statement) while this thread's environment
-      // is still whole, then let the thread end by itself once the port is closed: an orderly
-      // teardown, instead of the main thread cutting it off with terminate().
-      writer.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
-      return;
-    }
-    try {
-      parentPort.postMessage({ id: message.id, outcomes: writer.write(message.groups) });
-    } catch (error) {
-      parentPort.postMessage({ id: message.id, failure: String((error && error.message) || error) });
-    }
-  });
-  parentPort.postMessage({ ready: true });
+  serveRequests(writer.write, writer.close);
 }

@@ -1,6 +1,5 @@
 import Database from './sqlite-driver';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import {
   AppendResult,
   EventStore,
@@ -13,6 +12,7 @@ import {
   WrongExpectedRevisionError,
 } from '@app/application/ports';
 import { AppendRequest, AppendWriter, GroupOutcome, openWriter } from './sqlite-append-writer.worker';
+import { SqliteWorkerThread } from './sqlite-worker-thread';
 
 /** One caller's appends (one stream, or several written together), waiting for the next batch. */
 interface PendingGroup {
@@ -59,75 +59,24 @@ export interface SqliteEventStoreOptions {
   writer?: 'worker' | 'inline';
 }
 
-/** How long close() waits for the writer thread to end by itself before terminating it. */
-const WORKER_EXIT_GRACE_MS = 10_000;
-
 /** Writes batches in a worker thread, one batch in flight at a time. */
 class WorkerWriter {
-  private readonly worker: Worker;
-  private readonly ready: Promise<void>;
-  private readonly waiting = new Map<number, { resolve(o: GroupOutcome[]): void; reject(e: unknown): void }>();
-  private nextId = 1;
-  private failed: Error | null = null;
-  private readonly exited: Promise<void>;
-  private hasExited = false;
+  private readonly thread: SqliteWorkerThread<AppendRequest[][], GroupOutcome[]>;
 
   constructor(file: string) {
-    this.worker = new Worker(join(__dirname, 'sqlite-append-writer.worker.js'), {
-      workerData: { eventStoreFile: file },
-    });
-    this.exited = new Promise((resolve) =>
-      this.worker.once('exit', () => {
-        this.hasExited = true;
-        // A write still waiting now never gets its answer: reject it rather than leave its
-        // caller waiting forever (answers posted before the exit arrive before this event).
-        for (const waiter of this.waiting.values())
-          waiter.reject(this.failed ?? new Error('Event store writer thread exited'));
-        this.waiting.clear();
-        resolve();
-      }),
+    this.thread = new SqliteWorkerThread(
+      join(__dirname, 'sqlite-append-writer.worker.js'),
+      { eventStoreFile: file },
+      'Event store write',
     );
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.once('message', () => resolve());
-      this.worker.once('error', reject);
-    });
-    this.worker.on('message', (message: { id?: number; outcomes?: GroupOutcome[]; failure?: string }) => {
-      if (message.id === undefined) return;
-      const waiter = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (message.failure !== undefined) waiter?.reject(new Error(`Event store write failed: ${message.failure}`));
-      else waiter?.resolve(message.outcomes!);
-    });
-    this.worker.on('error', (error) => {
-      this.failed = error;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
-    });
   }
 
-  async write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
-    await this.ready;
-    if (this.failed) throw this.failed;
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, groups });
-    });
+  write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
+    return this.thread.call(groups);
   }
 
-  async close(): Promise<void> {
-    await this.ready.catch(() => undefined);
-    // The worker closes its database and exits on its own; terminate() only if it has not
-    // within the grace period (a worker that failed to start, a write stuck on a lock).
-    if (this.hasExited) return;
-    this.worker.postMessage({ close: true });
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), WORKER_EXIT_GRACE_MS)),
-    );
-    const outcome = await Promise.race([this.exited, graceOver]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') await this.worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close();
   }
 }
 

@@ -1,0 +1,1 @@
+export function serveRequests<Request, Result>(handle: (request: Request) => Result, close: () => void): void;
