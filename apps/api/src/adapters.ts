@@ -41,7 +41,7 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
     const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
     return MongoReadModelStore.connect(config.mongodbUrl!);
   }
-  return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'));
+  return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'), { writer: 'worker' });
 }
 
 const MONGO_KEYS_DB = 'workspace_operations_keys';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Database from './sqlite-driver';
 import {
   CollectionSpec,
@@ -13,6 +14,8 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
+import { MERGE_IN_JS, openStepWriter, Write } from './sqlite-read-model-writer.worker';
+import { SqliteWorkerThread } from './sqlite-worker-thread';
 
 /** A row of `SELECT id, workspace_id, seq, version, doc` in raw (array) mode. */
 type DocRow = [id: string, workspaceId: string | null, seq: number, version: number, doc: string];
@@ -38,18 +41,34 @@ const PATH_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Columns of a document row, in DocRow order (never `*`: that would also read the generated columns). */
 const DOC_COLUMNS = 'id, workspace_id, seq, version, doc';
 
-/** The prepared statements of one collection, made on first use. */
+/** The read statements of one collection, prepared on first use, and the text of its writes. */
 interface TableStatements {
   get: Database.Statement;
   /** `get` without `seq` and with the document left as text (raw mode). */
   getJson: Database.Statement;
-  put: Database.Statement;
-  delete: Database.Statement;
+  put: string;
+  delete: string;
   /** A merge that sets no field: only the version moves. */
-  setVersion: Database.Statement;
+  setVersion: string;
   /** `json_set`/`json_remove` merges by number of fields set and removed (`"<set>:<removed>"`). */
-  merges: Map<string, Database.Statement>;
+  merges: Map<string, string>;
 }
+
+export interface SqliteReadModelStoreOptions {
+  /**
+   * `worker`: writes (each batch of a projection: its documents, index entries, checkpoints and
+   * commit) run on a connection of their own in a worker thread, so the API's event loop keeps
+   * serving meanwhile; the service's choice. `inline` (default): on this thread, the reading
+   * connection (one-shot tools, tests, `:memory:` files, which a second connection cannot open).
+   */
+  writer?: 'worker' | 'inline';
+}
+
+const SAVE_CHECKPOINT =
+  'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
+const PARK_DEAD_LETTER = `INSERT OR REPLACE INTO dead_letters (projection, position, event_id, stream_id, event_type, error, first_failed_at, last_failed_at, attempts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const DELETE_DEAD_LETTER = 'DELETE FROM dead_letters WHERE projection = ? AND position = ?';
 
 /**
  * Read models in one SQLite file: a table per collection holding the document as JSON, with
@@ -74,29 +93,41 @@ export class SqliteReadModelStore implements ReadModelStore {
   /** Collections filled in bulk whose secondary indexes are not built yet (see `init`). */
   private readonly deferredIndexes = new Set<string>();
   private readonly saveCheckpoint: Database.Statement;
-  private readonly parkDeadLetter: Database.Statement;
   private readonly deleteDeadLetter: Database.Statement;
+  private readonly writer: { write(write: Write): Promise<unknown>; close(): Promise<void> };
+  /** The last write handed to the writer: schema changes on this connection wait for it. */
+  private lastWrite: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteReadModelStoreOptions = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
-    this.saveCheckpoint = this.db.prepare(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-    );
+    this.saveCheckpoint = this.db.prepare(SAVE_CHECKPOINT);
     // Parked events live beside the checkpoints, so parking one and moving past it is one transaction.
     this.db.exec(`CREATE TABLE IF NOT EXISTS dead_letters (
       projection TEXT NOT NULL, position INTEGER NOT NULL, event_id TEXT NOT NULL, stream_id TEXT NOT NULL,
       event_type TEXT NOT NULL, error TEXT NOT NULL, first_failed_at INTEGER NOT NULL, last_failed_at INTEGER NOT NULL,
       attempts INTEGER NOT NULL, PRIMARY KEY (projection, position)
     )`);
-    this.parkDeadLetter = this.db.prepare(
-      `INSERT OR REPLACE INTO dead_letters (projection, position, event_id, stream_id, event_type, error, first_failed_at, last_failed_at, attempts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.deleteDeadLetter = this.db.prepare('DELETE FROM dead_letters WHERE projection = ? AND position = ?');
+    this.deleteDeadLetter = this.db.prepare(DELETE_DEAD_LETTER);
+    if (options.writer === 'worker') {
+      const thread = new SqliteWorkerThread<Write, null>(
+        join(__dirname, 'sqlite-read-model-writer.worker.js'),
+        { readModelFile: file },
+        'Read model write',
+      );
+      this.writer = { write: (write) => thread.call(write), close: () => thread.close() };
+    } else {
+      const inline = openStepWriter(this.db);
+      this.writer = { write: async (write) => inline.write(write), close: async () => undefined };
+    }
+  }
+
+  /** Waits until every write handed to the writer has ended (committed or failed). */
+  private async settled(): Promise<void> {
+    await this.lastWrite;
   }
 
   /**
@@ -105,6 +136,7 @@ export class SqliteReadModelStore implements ReadModelStore {
    * sorted pass instead of one B-tree insert per index per write. The schema is the same.
    */
   async init(collections: CollectionSpec[], options: InitOptions = {}): Promise<void> {
+    await this.settled();
     for (const spec of collections) {
       assertName(spec.name);
       (spec.indexes ?? []).forEach(assertName);
@@ -185,13 +217,11 @@ export class SqliteReadModelStore implements ReadModelStore {
       statements = {
         get: this.db.prepare(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id = ?`).raw(),
         getJson: this.db.prepare(`SELECT workspace_id, version, doc FROM ${table} WHERE id = ?`).raw(),
-        put: this.db.prepare(
-          `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
+        put: `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
              version = excluded.version, doc = excluded.doc`,
-        ),
-        delete: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
-        setVersion: this.db.prepare(`UPDATE ${table} SET version = coalesce(?, version) WHERE id = ?`),
+        delete: `DELETE FROM ${table} WHERE id = ?`,
+        setVersion: `UPDATE ${table} SET version = coalesce(?, version) WHERE id = ?`,
         merges: new Map(),
       };
       this.tables.set(collection, statements);
@@ -264,32 +294,35 @@ export class SqliteReadModelStore implements ReadModelStore {
     return { sql, params };
   }
 
-  // Write transactions begin IMMEDIATE: several processes may share this file, and a deferred
-  // transaction that reads first cannot wait for the write lock when it upgrades (SQLITE_BUSY at
-  // once, "database is locked"); an immediate one waits for it under busy_timeout.
+  /**
+   * One transaction (IMMEDIATE, in the writer: see sqlite-read-model-writer.worker.js). The steps
+   * are built here, where the collections are known; JSON is serialised once, here.
+   */
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
-    this.db
-      .transaction(() => {
-        for (const op of ops) this.applyOne(op);
-        if (deadLetters) {
-          for (const d of deadLetters.park ?? []) {
-            this.parkDeadLetter.run(
-              d.projection,
-              d.position,
-              d.eventId,
-              d.streamId,
-              d.eventType,
-              d.error,
-              d.firstFailedAt,
-              d.lastFailedAt,
-              d.attempts,
-            );
-          }
-          for (const key of deadLetters.remove ?? []) this.deleteDeadLetter.run(key.projection, key.position);
-        }
-        for (const name in checkpoints) this.saveCheckpoint.run(name, checkpoints[name]);
-      })
-      .immediate();
+    const written = this.writer.write(this.writeOf(ops, checkpoints, deadLetters));
+    this.lastWrite = written.catch(() => undefined);
+    await written;
+  }
+
+  private writeOf(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Write {
+    const write = new WriteBuilder();
+    for (const op of ops) this.stepOf(op, write);
+    for (const d of deadLetters?.park ?? []) {
+      write.run(PARK_DEAD_LETTER, [
+        d.projection,
+        d.position,
+        d.eventId,
+        d.streamId,
+        d.eventType,
+        d.error,
+        d.firstFailedAt,
+        d.lastFailedAt,
+        d.attempts,
+      ]);
+    }
+    for (const key of deadLetters?.remove ?? []) write.run(DELETE_DEAD_LETTER, [key.projection, key.position]);
+    for (const name in checkpoints) write.run(SAVE_CHECKPOINT, [name, checkpoints[name]]);
+    return write.done();
   }
 
   async listDeadLetters(projection?: string): Promise<DeadLetter[]> {
@@ -312,33 +345,35 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async removeDeadLetter(key: DeadLetterKey): Promise<boolean> {
+    await this.settled();
     return this.deleteDeadLetter.run(key.projection, key.position).changes > 0;
   }
 
-  private applyOne(op: WriteOp): void {
+  private stepOf(op: WriteOp, write: WriteBuilder): void {
     switch (op.op) {
       case 'put':
-        this.tableStatements(op.collection).put.run(
+        write.run(this.tableStatements(op.collection).put, [
           op.id,
           op.workspaceId,
           op.seq,
           op.version ?? 0,
           JSON.stringify(op.doc),
-        );
+        ]);
         return;
       case 'merge':
-        this.merge(op.collection, op.id, op.set, op.version);
+        this.merge(op.collection, op.id, op.set, op.version, write);
         return;
       case 'delete':
-        this.tableStatements(op.collection).delete.run(op.id);
+        write.run(this.tableStatements(op.collection).delete, [op.id]);
         return;
       case 'deleteWhere': {
         const table = this.table(op.collection);
         this.ensureIndexes(op.collection);
         const where = filterSql(op.where, this.collections.get(op.collection));
-        this.statement(
-          `DELETE FROM ${table} WHERE workspace_id = ?${where.clauses.map((c) => ` AND ${c}`).join('')}`,
-        ).run(op.workspaceId, ...where.params);
+        write.run(`DELETE FROM ${table} WHERE workspace_id = ?${where.clauses.map((c) => ` AND ${c}`).join('')}`, [
+          op.workspaceId,
+          ...where.params,
+        ]);
         return;
       }
     }
@@ -347,46 +382,50 @@ export class SqliteReadModelStore implements ReadModelStore {
   /**
    * Sets top-level fields inside SQLite: `json_set` keeps the other fields and their order and
    * appends new ones, exactly like `{ ...doc, ...set }` through JSON.stringify; a field set to a
-   * value JSON cannot hold (`undefined`) disappears from the document, as it does there.
+   * value JSON cannot hold (`undefined`) disappears from the document, as it does there. Field
+   * names a JSON path cannot carry safely are merged by read-modify-write in the writer.
    */
-  private merge(collection: string, id: string, set: Record<string, unknown>, version: number | undefined): void {
+  private merge(
+    collection: string,
+    id: string,
+    set: Record<string, unknown>,
+    version: number | undefined,
+    write: WriteBuilder,
+  ): void {
     const statements = this.tableStatements(collection);
     const assigned: unknown[] = [];
     const removed: string[] = [];
     for (const key in set) {
       if (!Object.prototype.hasOwnProperty.call(set, key)) continue;
-      if (!PATH_KEY.test(key)) return this.mergeInJs(collection, id, set, version);
+      if (!PATH_KEY.test(key)) {
+        const table = this.table(collection);
+        write.mergeInJs(
+          `SELECT version, doc FROM ${table} WHERE id = ?`,
+          `UPDATE ${table} SET doc = ?, version = ? WHERE id = ?`,
+          id,
+          set,
+          version,
+        );
+        return;
+      }
       const json = JSON.stringify(set[key]);
       if (json === undefined) removed.push(`$."${key}"`);
       else assigned.push(`$."${key}"`, json);
     }
     if (assigned.length === 0 && removed.length === 0) {
-      statements.setVersion.run(version ?? null, id);
+      write.run(statements.setVersion, [version ?? null, id]);
       return;
     }
     const shape = `${assigned.length / 2}:${removed.length}`;
-    let stmt = statements.merges.get(shape);
-    if (!stmt) {
+    let sql = statements.merges.get(shape);
+    if (!sql) {
       let doc = 'doc';
       if (assigned.length > 0) doc = `json_set(${doc}${', ?, json(?)'.repeat(assigned.length / 2)})`;
       if (removed.length > 0) doc = `json_remove(${doc}${', ?'.repeat(removed.length)})`;
-      stmt = this.db.prepare(
-        `UPDATE ${this.table(collection)} SET doc = ${doc}, version = coalesce(?, version) WHERE id = ?`,
-      );
-      statements.merges.set(shape, stmt);
+      sql = `UPDATE ${this.table(collection)} SET doc = ${doc}, version = coalesce(?, version) WHERE id = ?`;
+      statements.merges.set(shape, sql);
     }
-    stmt.run(...assigned, ...removed, version ?? null, id);
-  }
-
-  /** Read-modify-write, for field names a JSON path cannot carry safely. */
-  private mergeInJs(collection: string, id: string, set: Record<string, unknown>, version: number | undefined): void {
-    const current = this.getSync<Record<string, unknown>>(collection, id);
-    if (!current) return;
-    this.statement(`UPDATE ${this.table(collection)} SET doc = ?, version = ? WHERE id = ?`).run(
-      JSON.stringify({ ...current.doc, ...set }),
-      version ?? current.version,
-      id,
-    );
+    write.run(sql, [...assigned, ...removed, version ?? null, id]);
   }
 
   async getCheckpoints(): Promise<Record<string, number>> {
@@ -409,6 +448,7 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
     collections.forEach(assertName);
+    await this.settled();
     this.db
       .transaction(() => {
         for (const collection of collections) {
@@ -423,6 +463,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
+    await this.settled();
     this.db
       .transaction(() => {
         for (const { from, to } of pairs) {
@@ -454,7 +495,40 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async close(): Promise<void> {
+    if (!this.db.open) return;
+    // Writes already handed over are committed (or fail) before the writer goes away.
+    await this.settled();
+    await this.writer.close();
     if (this.db.open) this.db.close();
+  }
+}
+
+/** Collects one transaction's steps, each statement's text listed once. */
+class WriteBuilder implements Write {
+  readonly sqls: string[] = [];
+  readonly steps: unknown[] = [];
+  private readonly indexes = new Map<string, number>();
+
+  private indexOf(sql: string): number {
+    let index = this.indexes.get(sql);
+    if (index === undefined) {
+      index = this.sqls.push(sql) - 1;
+      this.indexes.set(sql, index);
+    }
+    return index;
+  }
+
+  run(sql: string, params: unknown[]) {
+    this.steps.push(this.indexOf(sql), params.length, ...params);
+  }
+
+  mergeInJs(selectSql: string, updateSql: string, id: string, set: Record<string, unknown>, version?: number) {
+    this.steps.push(MERGE_IN_JS, this.indexOf(selectSql), this.indexOf(updateSql), id, set, version);
+  }
+
+  /** What crosses to the writer: the texts and the steps (not the lookup table). */
+  done(): Write {
+    return { sqls: this.sqls, steps: this.steps };
   }
 }
 
