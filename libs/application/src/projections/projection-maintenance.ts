@@ -333,6 +333,10 @@ export class ProjectionMaintenance {
   /**
    * Replays events after `from` up to `until` (inclusive) into the shadow collections; stops
    * early once `stopAt()` is reached (the live checkpoint, for the catch-up phase).
+   *
+   * One batch is being written while the next is read and projected: a store that writes off
+   * this thread (the embedded one's worker) applies batch n while batch n + 1 is prepared. No more
+   * than one write is outstanding, and the replay returns only once the last one has landed.
    */
   private async replay(
     projector: Projector,
@@ -344,26 +348,36 @@ export class ProjectionMaintenance {
   ): Promise<number> {
     let position = from;
     const wants = eventFilter(projector);
-    for (;;) {
-      if (stopAt && position >= stopAt()) return position;
-      let batch = await this.events.readAll({ after: position, maxCount: BATCH });
-      if (batch.length > 0 && batch[batch.length - 1].position > until)
-        batch = batch.filter((e) => e.position <= until);
-      if (batch.length === 0) return position;
-      const ops: WriteOp[] = [];
-      for (const event of batch) {
-        if (!wants(event.type)) continue;
-        for (const op of projector.project(event)) {
-          op.collection = shadow.rename.get(op.collection) ?? op.collection;
-          op.at = event.position;
-          ops.push(op);
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (;;) {
+        if (stopAt && position >= stopAt()) break;
+        let batch = await this.events.readAll({ after: position, maxCount: BATCH });
+        if (batch.length > 0 && batch[batch.length - 1].position > until)
+          batch = batch.filter((e) => e.position <= until);
+        if (batch.length === 0) break;
+        const ops: WriteOp[] = [];
+        for (const event of batch) {
+          if (!wants(event.type)) continue;
+          for (const op of projector.project(event)) {
+            op.collection = shadow.rename.get(op.collection) ?? op.collection;
+            op.at = event.position;
+            ops.push(op);
+          }
         }
+        position = batch[batch.length - 1].position;
+        await writing;
+        const at = position;
+        const applied = batch;
+        writing = this.read.apply(coalesce(ops), { [shadow.checkpoint]: at }).then(() => onBatch(applied, at));
+        if (position >= until) break;
       }
-      position = batch[batch.length - 1].position;
-      await this.read.apply(coalesce(ops), { [shadow.checkpoint]: position });
-      onBatch(batch, position);
-      if (position >= until) return position;
+    } finally {
+      // Never left running behind a failure: the caller may drop the shadow next.
+      await writing.catch(() => undefined);
     }
+    await writing;
+    return position;
   }
 
   /** A merge join of two id-ordered scans. */
