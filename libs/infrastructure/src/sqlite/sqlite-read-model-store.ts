@@ -173,20 +173,29 @@ export class SqliteReadModelStore implements ReadModelStore {
     }
   }
 
-  /** Index names carry the table name, so a renamed (swapped-in) table gets its own anew. */
+  /**
+   * Index names carry the table name, so a renamed (swapped-in) table gets its own anew. The list
+   * indexes end in `id`, the tie-break of every page's order (`seq, id`): a page is read off the
+   * index in order, with no sort of its rows (the older `..._seq` indexes, without `id`, are
+   * replaced when a file made before them is opened).
+   */
   private createIndexes(table: string, spec: CollectionSpec) {
-    this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_seq ON ${table} (workspace_id, seq)`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_seq_id ON ${table} (workspace_id, seq, id)`);
+    this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_seq`);
     for (const field of spec.indexes ?? []) {
       this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (f_${field})`);
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${table}_ws_${field}_seq ON ${table} (workspace_id, f_${field}, seq)`);
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS ${table}_ws_${field}_seq_id ON ${table} (workspace_id, f_${field}, seq, id)`,
+      );
+      this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_${field}_seq`);
     }
   }
 
   private dropIndexes(table: string, spec: CollectionSpec) {
-    this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_seq`);
+    for (const name of ['ws_seq', 'ws_seq_id']) this.db.exec(`DROP INDEX IF EXISTS ${table}_${name}`);
     for (const field of spec.indexes ?? []) {
-      this.db.exec(`DROP INDEX IF EXISTS ${table}_${field}`);
-      this.db.exec(`DROP INDEX IF EXISTS ${table}_ws_${field}_seq`);
+      for (const name of [field, `ws_${field}_seq`, `ws_${field}_seq_id`])
+        this.db.exec(`DROP INDEX IF EXISTS ${table}_${name}`);
     }
   }
 
