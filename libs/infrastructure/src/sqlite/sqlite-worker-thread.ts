@@ -26,7 +26,10 @@ export class SqliteWorkerThread<Request, Result> {
     /** Names the work in the error a failed request is rejected with ("Event store write"). */
     private readonly what: string,
   ) {
-    this.worker = new Worker(script, { workerData });
+    // What a writer keeps between messages is a connection and its statements: a young
+    // generation of a few MB holds a message's garbage (V8's default grows to tens of MB,
+    // resident long after a burst such as a start-up catch-up).
+    this.worker = new Worker(script, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', () => {
         this.hasExited = true;
