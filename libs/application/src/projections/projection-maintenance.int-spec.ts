@@ -169,4 +169,23 @@ describe('ProjectionMaintenance on the projector and on a replica', () => {
     await engine.stop();
     await read.close();
   });
+
+  it('runs verifications asked for at once one after another, each finding the read models sound', async () => {
+    const events = new SparseEventStore();
+    const store = events as unknown as EventStore;
+    // The service's writer: each batch is written on another thread, so the two really overlap.
+    const read = new SqliteReadModelStore(join(dir, 'read-models.db'), { writer: 'worker' });
+    const engine = new ProjectionEngine(store, read, [things], quiet);
+    const maintenance = new ProjectionMaintenance(engine, store, read);
+    events.add(5000);
+    await engine.start();
+    await events.settled();
+
+    const reports = await Promise.all([maintenance.verify(), maintenance.verify(), maintenance.verify()]);
+    for (const report of reports) {
+      expect(report).toEqual({ position: 500_000, documents: 5000, differences: [], truncated: false });
+    }
+    await engine.stop();
+    await read.close();
+  });
 });

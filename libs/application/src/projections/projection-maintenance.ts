@@ -87,6 +87,8 @@ const VERIFY = '__verify';
  */
 export class ProjectionMaintenance {
   private readonly progress = new Map<string, RebuildProgress>();
+  /** The verification running or last run: the next one starts after it. */
+  private verifying: Promise<unknown> = Promise.resolve();
   readonly role: ProjectionRole;
   private readonly clock: () => number;
 
@@ -276,8 +278,19 @@ export class ProjectionMaintenance {
     });
   }
 
+  /**
+   * Replays every projection into scratch collections and compares them with the live ones.
+   * Verifications run one after another: they share the scratch collections' names, and one that
+   * dropped them under another's comparison would fail it.
+   */
   async verify(): Promise<VerifyReport> {
     this.requireProjector('A verification');
+    const run = this.verifying.then(() => this.verifyNow());
+    this.verifying = run.catch(() => undefined);
+    return run;
+  }
+
+  private async verifyNow(): Promise<VerifyReport> {
     const report: VerifyReport = { position: 0, documents: 0, differences: [], truncated: false };
     for (const name of this.engine.projectorNames()) {
       const projector = this.projector(name);
