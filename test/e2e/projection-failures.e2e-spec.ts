@@ -176,7 +176,9 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
         sample(metrics, 'read_your_writes_timeouts_total', { projection: 'projects', route: '/v1/projects' }),
       ).toBe(1);
 
+      // Restarted as the service starts it: caught up with the store before it answers again.
       await engine.start();
+      expect(await engine.waitFor(await t.app.get<EventStore>(EVENT_STORE).headPosition())).toBe(true);
       const shown = await t.request('GET', `/v1/projects/${created.body.id}`, { token: keys.readKey });
       expect(shown.status).toBe(200);
       const next = await t.request('POST', '/v1/projects', { token: keys.fullKey, body: { ...project, name: 'Next' } });
