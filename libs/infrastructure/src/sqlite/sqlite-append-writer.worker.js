@@ -41,6 +41,12 @@ function openWriter(file) {
   );
 
   const conflict = (streamId, expected, actual) => ({ conflict: { streamId, expected, actual } });
+  /**
+   * The rows the current batch inserted, as the reading side's `SELECT` returns them (position,
+   * stream, revision, id, type, schema version, data and metadata as stored): handed back with
+   * the outcomes, so this process's subscriptions get its own appends without reading them again.
+   */
+  let written = [];
 
   /** A retry of an append whose events are already in the stream succeeds without writing. */
   function replay(streamId, events, expected, current) {
@@ -76,16 +82,11 @@ function openWriter(file) {
     let position = 0;
     for (const e of events) {
       revision += 1;
-      const info = insert.run(
-        streamId,
-        revision,
-        e.id,
-        e.type,
-        e.schemaVersion,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-      );
+      const data = JSON.stringify(e.data);
+      const metadata = JSON.stringify(e.metadata);
+      const info = insert.run(streamId, revision, e.id, e.type, e.schemaVersion, data, metadata);
       position = Number(info.lastInsertRowid);
+      written.push([position, streamId, revision, e.id, e.type, e.schemaVersion, data, metadata]);
     }
     return { ok: { nextRevision: revision, position } };
   }
@@ -113,20 +114,26 @@ function openWriter(file) {
       const outcome = appendOne(appends[0]);
       return outcome.conflict ? outcome : { ok: [outcome.ok] };
     }
+    const mark = written.length;
     try {
       return { ok: writeGroupInSavepoint(appends) };
     } catch (error) {
+      written.length = mark; // rolled back with the savepoint
       if (error instanceof GroupConflict) return error.outcome;
       throw error;
     }
   }
 
-  const writeBatch = db.transaction((groups) => groups.map(writeGroup));
+  const writeBatch = db.transaction((groups) => {
+    written = [];
+    return { outcomes: groups.map(writeGroup), rows: written };
+  });
 
   return {
     /**
-     * `groups`: arrays of appends. Returns one outcome per group: { ok: [result per append] } or
-     * { conflict } (nothing of that group written); throws if the transaction failed (nothing written).
+     * `groups`: arrays of appends. Returns one outcome per group, { ok: [result per append] } or
+     * { conflict } (nothing of that group written), and the rows written, in position order;
+     * throws if the transaction failed (nothing written).
      */
     write: (groups) => writeBatch.immediate(groups),
     close: () => db.close(),

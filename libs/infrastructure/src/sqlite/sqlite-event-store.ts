@@ -11,7 +11,7 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
-import { AppendRequest, AppendWriter, GroupOutcome, openWriter } from './sqlite-append-writer.worker';
+import { AppendRequest, AppendWriter, BatchOutcome, EventRow, openWriter } from './sqlite-append-writer.worker';
 import { SqliteWorkerThread } from './sqlite-worker-thread';
 
 /** One caller's appends (one stream, or several written together), waiting for the next batch. */
@@ -21,18 +21,7 @@ interface PendingGroup {
   reject(error: unknown): void;
 }
 
-/** A row of EVENT_COLUMNS in raw (array) mode: no object with eight named keys per event. */
-type EventRow = [
-  position: number,
-  streamId: string,
-  revision: number,
-  eventId: string,
-  type: string,
-  schemaVersion: number,
-  data: string,
-  metadata: string,
-];
-
+/** Rows of EVENT_COLUMNS are read in raw (array) mode (EventRow): no object with eight named keys per event. */
 const EVENT_COLUMNS = 'position, stream_id, revision, event_id, type, schema_version, data, metadata';
 
 /**
@@ -61,7 +50,7 @@ export interface SqliteEventStoreOptions {
 
 /** Writes batches in a worker thread, one batch in flight at a time. */
 class WorkerWriter {
-  private readonly thread: SqliteWorkerThread<AppendRequest[][], GroupOutcome[]>;
+  private readonly thread: SqliteWorkerThread<AppendRequest[][], BatchOutcome>;
 
   constructor(file: string) {
     this.thread = new SqliteWorkerThread(
@@ -71,7 +60,7 @@ class WorkerWriter {
     );
   }
 
-  write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
+  write(groups: AppendRequest[][]): Promise<BatchOutcome> {
     return this.thread.call(groups);
   }
 
@@ -85,7 +74,7 @@ class InlineWriter {
   constructor(file: string) {
     this.writer = openWriter(file);
   }
-  async write(groups: AppendRequest[][]): Promise<GroupOutcome[]> {
+  async write(groups: AppendRequest[][]): Promise<BatchOutcome> {
     return this.writer.write(groups);
   }
   async close(): Promise<void> {
@@ -110,7 +99,8 @@ export class SqliteEventStore implements EventStore {
   /** One SQLite transaction writes every stream of a multi-stream append. */
   readonly atomicMultiStream = true;
   private writing = false;
-  private readonly listeners = new Set<() => void>();
+  /** Each live subscription's: called with the rows of every batch this process writes (none on close). */
+  private readonly listeners = new Set<(rows?: EventRow[]) => void>();
   private closed = false;
   private readonly pollIntervalMs: number;
 
@@ -170,9 +160,10 @@ export class SqliteEventStore implements EventStore {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      let outcomes: GroupOutcome[];
+      let outcomes: BatchOutcome['outcomes'];
+      let rows: EventRow[];
       try {
-        outcomes = await this.writer.write(batch.map((group) => group.appends));
+        ({ outcomes, rows } = await this.writer.write(batch.map((group) => group.appends)));
       } catch (error) {
         // The transaction rolled back: nothing of this batch was written.
         for (const group of batch) group.reject(error);
@@ -190,7 +181,7 @@ export class SqliteEventStore implements EventStore {
             ),
           );
       });
-      for (const listener of this.listeners) listener();
+      for (const listener of this.listeners) listener(rows);
     }
     this.writing = false;
   }
@@ -216,10 +207,21 @@ export class SqliteEventStore implements EventStore {
     return this.stmt.head.get() ?? 0;
   }
 
+  /**
+   * Live subscriptions are woken by this process's appends and get their rows as written: the
+   * next events are taken from them, without reading the store again, whenever they continue
+   * right after the checkpoint (no gap, so nothing another process wrote can be in between).
+   * Otherwise (another process's appends, found by the poll; a subscription that is behind) they
+   * are read from the store. A subscription that falls behind drops what it held and reads.
+   */
   subscribeToAll(options: SubscribeOptions): Subscription {
     let stopped = false;
     let wake: (() => void) | null = null;
-    const listener = () => wake?.();
+    const local = new LocalRows();
+    const listener = (rows?: EventRow[]) => {
+      if (rows && rows.length > 0) local.add(rows);
+      wake?.();
+    };
     this.listeners.add(listener);
 
     const waitForMore = () =>
@@ -236,13 +238,13 @@ export class SqliteEventStore implements EventStore {
     const run = async () => {
       let checkpoint = options.after;
       while (!stopped && !this.closed) {
-        const events = this.readAllSync(checkpoint, SUBSCRIPTION_BATCH);
-        if (events.length === 0) {
+        const rows = local.after(checkpoint) ?? this.stmt.readAll.all(checkpoint, SUBSCRIPTION_BATCH);
+        if (rows.length === 0) {
           await waitForMore();
           continue;
         }
-        await options.onEvents(events);
-        checkpoint = events[events.length - 1].position;
+        await options.onEvents(rows.map(toRecorded));
+        checkpoint = rows[rows.length - 1][0];
       }
     };
     const running = run().catch((error) => {
@@ -270,6 +272,49 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 }
+
+/**
+ * The rows of this process's appends not yet taken by one subscription, batch by batch (each
+ * batch one transaction: consecutive positions). At most a few subscription batches are held.
+ */
+class LocalRows {
+  private batches: EventRow[][] = [];
+  private held = 0;
+
+  add(rows: EventRow[]) {
+    if (this.held + rows.length > 4 * SUBSCRIPTION_BATCH) {
+      // Behind by that much, the subscription reads the store: what it held is of no use.
+      this.batches = [];
+      this.held = 0;
+      return;
+    }
+    this.batches.push(rows);
+    this.held += rows.length;
+  }
+
+  /** The rows right after `checkpoint`, up to a subscription batch; null if they do not start there. */
+  after(checkpoint: number): EventRow[] | null {
+    while (this.batches.length > 0 && lastPosition(this.batches[0]) <= checkpoint) this.drop();
+    if (this.batches.length === 0 || this.batches[0][0][0] !== checkpoint + 1) return null;
+    // The batches are shared by every subscription of the store: joined into a new array, never changed.
+    let rows = this.drop();
+    while (
+      this.batches.length > 0 &&
+      this.batches[0][0][0] === lastPosition(rows) + 1 &&
+      rows.length + this.batches[0].length <= SUBSCRIPTION_BATCH
+    )
+      rows = rows.concat(this.drop());
+    return rows;
+  }
+
+  private drop(): EventRow[] {
+    const rows = this.batches.shift()!;
+    this.held -= rows.length;
+    return rows;
+  }
+}
+
+const lastPosition = (rows: EventRow[]) => rows[rows.length - 1][0];
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NewEvent, RecordedEvent } from '@app/application/ports';
+import { SqliteEventStore } from './sqlite-event-store';
+
+/**
+ * What only the embedded store does (the behaviour every adapter shares is in test/contract): a
+ * subscription takes this process's appends as they were written, and still every event of
+ * another process on the same file, in order.
+ */
+describe('SqliteEventStore subscriptions', () => {
+  let dir: string;
+  let file: string;
+  const opened: SqliteEventStore[] = [];
+  const open = (pollIntervalMs?: number) => {
+    const store = new SqliteEventStore(file, { pollIntervalMs });
+    opened.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'es-local-'));
+    file = join(dir, 'events.db');
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const event = (n: number): NewEvent => ({
+    id: randomUUID(),
+    type: 'thing.happened',
+    schemaVersion: 1,
+    data: { n, text: `é "quoted" ${n}`, nothing: null },
+    metadata: { workspaceId: 'ws_1', recordedAt: 1_700_000_000_000 + n } as NewEvent['metadata'],
+  });
+
+  const collect = (store: SqliteEventStore) => {
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({ after: 0, onEvents: async (events) => void seen.push(...events) });
+    return { seen, subscription };
+  };
+
+  const until = async (condition: () => boolean) => {
+    for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(condition()).toBe(true);
+  };
+
+  it("hands this process's appends to its subscriptions without reading them back, as the store would", async () => {
+    const store = open(60_000); // woken by its own appends only: no poll can read them first
+    const { seen, subscription } = collect(store);
+    const reads = jest.spyOn((store as unknown as { stmt: { readAll: { all: () => unknown } } }).stmt.readAll, 'all');
+    reads.mockClear();
+
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.appendToStream(`s-${i}`, [event(i)], { expectedRevision: 'no_stream' }),
+      ),
+    );
+    await until(() => seen.length === 20);
+    await subscription.stop();
+
+    // The subscription's reads found nothing new: the events themselves were never read back...
+    expect(reads.mock.results.map((call) => call.value)).toEqual(reads.mock.results.map(() => []));
+    // ...and they equal what reading the store gives, field for field.
+    expect(seen).toEqual(await store.readAll({ after: 0, maxCount: 100 }));
+  });
+
+  it("delivers every event exactly once and in order when another process's appends fall in between", async () => {
+    const here = open();
+    const there = open(); // another writer on the same file, as a replica beside the projector
+    const { seen, subscription } = collect(here);
+
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 200; i++) {
+      const store = i % 3 === 0 ? there : here;
+      writes.push(store.appendToStream(`s-${i}`, [event(i), event(i + 1000)], { expectedRevision: 'no_stream' }));
+      if (i % 10 === 0) await Promise.all(writes.splice(0));
+    }
+    await Promise.all(writes);
+    await until(() => seen.length === 400);
+    await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
+    await subscription.stop();
+
+    expect(seen.map((e) => e.position)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(seen).toEqual(await here.readAll({ after: 0, maxCount: 1000 }));
+  });
+});
