@@ -182,10 +182,11 @@ async function main() {
     results.scenarios.push(entry);
     return entry;
   };
-  if (process.env.BENCH_ONLY === 'long-stream') {
+  const alone = { 'long-stream': './long-stream', webhooks: './webhook-fanout' }[process.env.BENCH_ONLY];
+  if (alone) {
     // One scenario alone (e.g. while working on loading): `BENCH_ONLY=long-stream npm run bench`.
     try {
-      const entry = await require('./long-stream').run({ startService, api, scratch, log });
+      const entry = await require(alone).run({ startService, api, scratch, log });
       process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
