@@ -13,6 +13,9 @@ interface Waiter {
   position: number;
   /** Projections whose checkpoints must reach `position`; null: every projection. */
   projections: readonly string[] | null;
+  /** When it is answered false if not reached by then (ms since the epoch), and the wait it was given. */
+  deadline: number;
+  timeoutMs: number;
   /** `reached`: the position was applied (false when the engine stops first). */
   resolve(reached: boolean): void;
 }
@@ -78,6 +81,9 @@ export class ProjectionEngine implements ReadYourWrites {
   private applied = START;
   private checkpoints: Record<string, number> = {};
   private waiters: Waiter[] = [];
+  /** One timer for every waiter's deadline, set for the earliest (a timer per write cost ~1.5% of a POST). */
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  private armedFor = Infinity;
   private restartTimer: NodeJS.Timeout | null = null;
   private stopped = true;
   private readonly appliedListeners = new Set<(events: RecordedEvent[]) => void>();
@@ -280,6 +286,41 @@ export class ProjectionEngine implements ReadYourWrites {
       else still.push(waiter);
     }
     this.waiters = still;
+    if (still.length === 0) this.disarm();
+  }
+
+  /** Sets the deadline timer for `deadline` unless it is already set for an earlier one. */
+  private arm(deadline: number) {
+    if (this.deadlineTimer && deadline >= this.armedFor) return;
+    this.disarm();
+    this.armedFor = deadline;
+    this.deadlineTimer = setTimeout(() => this.expire(), Math.max(0, deadline - Date.now()));
+  }
+
+  private disarm() {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    this.armedFor = Infinity;
+  }
+
+  /** Answers false to every waiter past its deadline, and sets the timer for the next. */
+  private expire() {
+    this.deadlineTimer = null;
+    this.armedFor = Infinity;
+    const now = Date.now();
+    const still: Waiter[] = [];
+    let next = Infinity;
+    for (const waiter of this.waiters) {
+      if (waiter.deadline <= now) {
+        this.logger.warn(`Read models did not reach position ${waiter.position} within ${waiter.timeoutMs} ms`);
+        waiter.resolve(false);
+      } else {
+        still.push(waiter);
+        next = Math.min(next, waiter.deadline);
+      }
+    }
+    this.waiters = still;
+    if (next !== Infinity) this.arm(next);
   }
 
   /**
@@ -330,20 +371,15 @@ export class ProjectionEngine implements ReadYourWrites {
     const visible = () => !this.parkedIn(projections, scope.streamId);
     if (this.reached(position, projections)) return Promise.resolve(visible());
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        this.logger.warn(`Read models did not reach position ${position} within ${timeoutMs} ms`);
-        resolve(false);
-      }, timeoutMs);
-      const waiter: Waiter = {
+      const deadline = Date.now() + timeoutMs;
+      this.waiters.push({
         position,
         projections,
-        resolve: (reached) => {
-          clearTimeout(timer);
-          resolve(reached && visible());
-        },
-      };
-      this.waiters.push(waiter);
+        deadline,
+        timeoutMs,
+        resolve: (reached) => resolve(reached && visible()),
+      });
+      this.arm(deadline);
     });
   }
 
@@ -444,6 +480,7 @@ export class ProjectionEngine implements ReadYourWrites {
     await this.subscription?.stop();
     this.subscription = null;
     // Nobody waits out the timeout for a stopped engine; they are told it did not get there.
+    this.disarm();
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters = [];
   }

@@ -301,4 +301,23 @@ describe('ProjectionEngine failure policy', () => {
     await engine.stop();
     expect(await waiting).toBe(false);
   });
+
+  it('times every waiter out at its own deadline, whatever order they came in, and answers the others when reached', async () => {
+    await start();
+    const began = Date.now();
+    const elapsed = (p: Promise<boolean>) => p.then((visible) => ({ visible, after: Date.now() - began }));
+    const long = elapsed(engine.waitFor(100, {}, 600));
+    const short = elapsed(engine.waitFor(100, {}, 80)); // later, but due first
+    const reached = elapsed(engine.waitFor(1, {}, 600));
+    await append('thing-a', { id: 'a' });
+
+    expect(await reached).toMatchObject({ visible: true });
+    const first = await short;
+    expect(first.visible).toBe(false);
+    expect(first.after).toBeGreaterThanOrEqual(75);
+    expect(first.after).toBeLessThan(500);
+    const last = await long;
+    expect(last.visible).toBe(false);
+    expect(last.after).toBeGreaterThanOrEqual(595);
+  });
 });
