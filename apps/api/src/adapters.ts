@@ -41,7 +41,10 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
     const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
     return MongoReadModelStore.connect(config.mongodbUrl!);
   }
-  return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'), { writer: 'worker' });
+  // The projector writes the read models on a thread of its own; a replica only reads them.
+  return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'), {
+    writer: config.projections === 'inline' ? 'worker' : 'inline',
+  });
 }
 
 const MONGO_KEYS_DB = 'workspace_operations_keys';
