@@ -12,9 +12,11 @@ import { startServiceProcess } from '../support/service-start';
 
 /**
  * The project limit holds under kill -9 (docs/reliability.md). Two service processes share one
- * DATA_DIR; eight writers create projects (some with jobs, some retried with the same
- * Idempotency-Key) and delete them through either process, while processes are killed with
- * SIGKILL at random moments and restarted. Afterwards:
+ * DATA_DIR as the documented scaled topology has them: the projector and an API replica
+ * (`PROJECTIONS=external`; the read models have one writer, docs/operations.md). Eight writers
+ * create projects (some with jobs, some retried with the same Idempotency-Key) and delete them
+ * through either process, while processes are killed with SIGKILL at random moments and
+ * restarted. Afterwards:
  *
  * - exactly `limit - live` more projects can be created: no slot is held by a project that does
  *   not exist, and none was given back twice;
@@ -31,7 +33,16 @@ jest.setTimeout(180_000);
 describe('Project limit under SIGKILL (two processes, one DATA_DIR)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'limit-crash-'));
   const adminToken = `admin-${randomUUID()}`;
-  const env = () => ({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ...UNLIMITED_RATE });
+  // Process 0 is the projector, process 1 a replica. While the projector is down, writes through
+  // the replica commit and wait READ_YOUR_WRITES_TIMEOUT_MS for it before answering pending.
+  const env = (index: number) => ({
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+    PROJECTIONS: index === 0 ? 'inline' : 'external',
+    READ_YOUR_WRITES_TIMEOUT_MS: '2000',
+    ...UNLIMITED_RATE,
+  });
   const processes: (ServiceProcess | null)[] = [null, null];
 
   afterAll(async () => {
@@ -40,8 +51,8 @@ describe('Project limit under SIGKILL (two processes, one DATA_DIR)', () => {
   });
 
   it('leaks no slot and leaves no job of a deleted project', async () => {
-    processes[0] = await startServiceProcess(env());
-    processes[1] = await startServiceProcess(env());
+    processes[0] = await startServiceProcess(env(0));
+    processes[1] = await startServiceProcess(env(1));
     const client = (i: number) => new ServiceClient(processes[i]!.baseUrl, adminToken);
     const tenant = await client(0).provision({ name: 'Limited', projectLimit: LIMIT });
     const token = tenant.fullKey;
@@ -108,7 +119,7 @@ describe('Project limit under SIGKILL (two processes, one DATA_DIR)', () => {
         const dying = processes[victim];
         processes[victim] = null;
         await dying?.stop('SIGKILL');
-        processes[victim] = await startServiceProcess(env());
+        processes[victim] = await startServiceProcess(env(victim));
       }
       stop = true;
     };
