@@ -322,3 +322,22 @@ describe('Resource bounds', () => {
     expect(retry.body).toEqual(res.body);
   });
 });
+
+describe('Shutdown with a connection that never finishes its request', () => {
+  it('closes the connections still open after the grace, instead of waiting for their clients', async () => {
+    const t = await TestApp.start({}, undefined, { bounds: { shutdownGraceMs: 500 } });
+    // Headers begun and never finished: not an idle connection, which closing would end at once,
+    // nor a request Fastify is handling; Node would wait for its headers timeout (15 s here).
+    const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /v1/projects HTTP/1.1\r\nHost: x\r\n');
+    const closedByServer = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await t.stop();
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(5_000);
+    await closedByServer;
+  });
+});

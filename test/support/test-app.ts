@@ -31,7 +31,12 @@ export class TestApp {
   ): Promise<TestApp> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
-    const app = await createApp(config, { logger: false, ...appOptions });
+    // A short shutdown grace: a browser's spare connection (the Swagger UI test) ends at 2 s, not 10.
+    const app = await createApp(config, {
+      logger: false,
+      ...appOptions,
+      bounds: { shutdownGraceMs: 2_000, ...appOptions.bounds },
+    });
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };
     return new TestApp(app, `http://127.0.0.1:${address.port}`, dir, dataDir === undefined);

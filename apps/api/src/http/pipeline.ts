@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../tokens';
 import { conditionalResponses } from './conditional';
 import { REQUEST_TIMED_OUT } from './errors';
 import { readConsistencyHook } from './read-consistency';
-import { answerInTime, refuseLongUrls, RequestBounds } from './request-bounds';
+import { answerInTime, boundShutdown, refuseLongUrls, RequestBounds } from './request-bounds';
 
 /**
  * Every Fastify hook of the service, registered here and nowhere else. Hooks of one kind run in
@@ -52,6 +52,7 @@ export function registerHttpPipeline(app: NestFastifyApplication, bounds: Reques
   const idempotency = app.get(Idempotency);
   const conditional = conditionalResponses();
 
+  fastify.addHook('preClose', boundShutdown(fastify.server, bounds.shutdownGraceMs));
   fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
   fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);

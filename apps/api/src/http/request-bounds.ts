@@ -16,6 +16,9 @@ import type { Socket } from 'node:net';
  *
  * A POST holding an Idempotency-Key is exempt from the last one (limits/idempotency.ts).
  *
+ * On shutdown the responses under way get `shutdownGraceMs` (10 s) to finish; the connections
+ * still open then are closed (`boundShutdown`).
+ *
  * Page size (50) and field bounds are the application's (docs/api.md, Limits).
  */
 export interface RequestBounds {
@@ -27,6 +30,8 @@ export interface RequestBounds {
   handlerTimeoutMs: number;
   /** How often Node looks for requests past their timeouts (the timeouts are this precise). */
   timeoutCheckEveryMs: number;
+  /** On close, how long the responses under way get before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_REQUEST_BOUNDS: RequestBounds = {
@@ -36,7 +41,26 @@ export const DEFAULT_REQUEST_BOUNDS: RequestBounds = {
   requestTimeoutMs: 20_000,
   handlerTimeoutMs: 30_000,
   timeoutCheckEveryMs: 1_000,
+  shutdownGraceMs: 10_000,
 };
+
+/**
+ * `preClose` hook: closing stops accepting connections, closes the idle ones and waits for the
+ * responses under way. A client that stops reading one (its socket buffer full, the rest of the
+ * response never written) would hold the shutdown, and the stores' closing behind it, for as long
+ * as it stays connected. After the grace, the connections still open are closed.
+ */
+export function boundShutdown(
+  server: { closeAllConnections(): void; once(event: 'close', listener: () => void): unknown },
+  graceMs: number,
+) {
+  return (done: () => void) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.once('close', () => clearTimeout(timer));
+    done();
+  };
+}
 
 /**
  * `onRequest` hook: a URL longer than the bound is refused before routing. Typed by shape, as
