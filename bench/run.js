@@ -195,144 +195,152 @@ async function main() {
   }
 
   try {
-    // --- Baselines -------------------------------------------------------------------------
-    log('Baseline: bare Fastify JSON');
-    {
-      const p = await port();
-      const child = startScript('baselines/fastify-json.js', { PORT: String(p) });
-      await waitHttp(`http://127.0.0.1:${p}/`);
-      results.baselines.bareFastify = await measure('bare Fastify', { url: `http://127.0.0.1:${p}/` }, child.pid);
-      await stopChild(child);
-    }
-    log('Baseline: bare Fastify + SQLite insert, synchronous=FULL per request');
-    {
-      const p = await port();
-      const child = startScript('baselines/fastify-sqlite.js', {
-        PORT: String(p),
-        DB_FILE: join(scratch, 'baseline.db'),
-      });
-      await waitHttp(`http://127.0.0.1:${p}/`);
-      results.baselines.sqliteFsync = await measure(
-        'SQLite fsync per request',
-        {
-          url: `http://127.0.0.1:${p}/`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'row' }),
-        },
-        child.pid,
-      );
-      await stopChild(child);
-    }
-    const bare = results.baselines.bareFastify.rps;
-    const fsync = results.baselines.sqliteFsync.rps;
-
-    // --- The service on a fresh DATA_DIR ---------------------------------------------------------
-    log('Service on a fresh DATA_DIR');
-    profilePhase = 'fresh';
-    const fresh = join(scratch, 'fresh');
-    mkdirSync(fresh);
-    const svc = await startService(fresh);
-    const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Bench', plan: 'enterprise' } });
-    // Many keys in rotation, as an API with many clients sees them: each request carries the next
-    // one, so authentication and the per-key rate limits work on KEYS keys, not one hot entry.
-    const keys = [];
-    for (let i = 0; i < KEYS; i++) {
-      const created = await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
-        body: { name: `bench ${i}`, scope: 'full_access' },
-      });
-      keys.push(created.body.key);
-    }
-    const key = keys[0];
-    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    /** The same request once per key: the load generator sends them in turn. */
-    const rotating = (request) =>
-      keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
     const projectBody = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
-    const ids = [];
-    for (let i = 0; i < 100; i++)
-      ids.push((await api(svc.base, 'POST', '/v1/projects', { token: key, body: projectBody })).body.id);
-
-    const get = await measure(
-      'GET /v1/projects/{id}',
+    // `BENCH_ONLY=long-history`: only the long history (catch-up, rebuild, lists at scale, memory).
+    if (process.env.BENCH_ONLY !== 'long-history') {
+      // --- Baselines -------------------------------------------------------------------------
+      log('Baseline: bare Fastify JSON');
       {
-        url: `${svc.base}/v1/projects/${ids[0]}`,
-        requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers: auth }),
-      },
-      svc.child.pid,
-    );
-    scenario({
-      name: 'GET /v1/projects/{id}',
-      result: get,
-      ratio: get.rps / bare,
-      baseline: 'bare Fastify',
-      target: '>= 0.5x; p99 <= 10 ms',
-      met: get.rps / bare >= 0.5 && get.latency.p99 <= 10 && get.non2xx === 0,
-    });
-
-    const list = await measure(
-      'GET /v1/projects (50)',
-      { url: `${svc.base}/v1/projects`, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
-      svc.child.pid,
-    );
-    scenario({
-      name: 'GET /v1/projects first page of 50',
-      result: list,
-      ratio: list.rps / bare,
-      baseline: 'bare Fastify',
-      target: '>= 0.25x',
-      met: list.rps / bare >= 0.25 && list.non2xx === 0,
-    });
-
-    const post = await measure(
-      'POST /v1/projects',
+        const p = await port();
+        const child = startScript('baselines/fastify-json.js', { PORT: String(p) });
+        await waitHttp(`http://127.0.0.1:${p}/`);
+        results.baselines.bareFastify = await measure('bare Fastify', { url: `http://127.0.0.1:${p}/` }, child.pid);
+        await stopChild(child);
+      }
+      log('Baseline: bare Fastify + SQLite insert, synchronous=FULL per request');
       {
-        url: `${svc.base}/v1/projects`,
-        requests: rotating({ method: 'POST', path: '/v1/projects', headers: auth, body: JSON.stringify(projectBody) }),
-      },
-      svc.child.pid,
-    );
-    scenario({
-      name: 'POST /v1/projects (durable)',
-      result: post,
-      ratio: post.rps / fsync,
-      baseline: 'SQLite fsync per request',
-      target: '>= 2x',
-      met: post.rps / fsync >= 2 && post.non2xx === 0,
-    });
+        const p = await port();
+        const child = startScript('baselines/fastify-sqlite.js', {
+          PORT: String(p),
+          DB_FILE: join(scratch, 'baseline.db'),
+        });
+        await waitHttp(`http://127.0.0.1:${p}/`);
+        results.baselines.sqliteFsync = await measure(
+          'SQLite fsync per request',
+          {
+            url: `http://127.0.0.1:${p}/`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'row' }),
+          },
+          child.pid,
+        );
+        await stopChild(child);
+      }
+      const bare = results.baselines.bareFastify.rps;
+      const fsync = results.baselines.sqliteFsync.rps;
 
-    // PATCH of a job: only once the jobs resource exists in this build.
-    const job = await api(svc.base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
-      token: key,
-      body: {
-        name: 'Bench job',
-        type: 'drone_inspection',
-        job_pattern: 'one_time',
-        start_date: new Date().toISOString().slice(0, 10),
-      },
-    });
-    if (job.status === 201) {
-      const url = `${svc.base}/v1/projects/${ids[1]}/jobs/${job.body.id}`;
-      const fields = ['name', 'description', 'inspection_notes', 'external_id'];
-      const patches = rotating({
-        method: 'PATCH',
-        path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`,
-        headers: auth,
-      }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }));
-      const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
+      // --- The service on a fresh DATA_DIR ---------------------------------------------------------
+      log('Service on a fresh DATA_DIR');
+      profilePhase = 'fresh';
+      const fresh = join(scratch, 'fresh');
+      mkdirSync(fresh);
+      const svc = await startService(fresh);
+      const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Bench', plan: 'enterprise' } });
+      // Many keys in rotation, as an API with many clients sees them: each request carries the next
+      // one, so authentication and the per-key rate limits work on KEYS keys, not one hot entry.
+      const keys = [];
+      for (let i = 0; i < KEYS; i++) {
+        const created = await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
+          body: { name: `bench ${i}`, scope: 'full_access' },
+        });
+        keys.push(created.body.key);
+      }
+      const key = keys[0];
+      const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      /** The same request once per key: the load generator sends them in turn. */
+      const rotating = (request) =>
+        keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
+      const ids = [];
+      for (let i = 0; i < 100; i++)
+        ids.push((await api(svc.base, 'POST', '/v1/projects', { token: key, body: projectBody })).body.id);
+
+      const get = await measure(
+        'GET /v1/projects/{id}',
+        {
+          url: `${svc.base}/v1/projects/${ids[0]}`,
+          requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers: auth }),
+        },
+        svc.child.pid,
+      );
       scenario({
-        name: 'PATCH /v1/projects/{p}/jobs/{j}',
-        result: patch,
-        ratio: patch.rps / fsync,
+        name: 'GET /v1/projects/{id}',
+        result: get,
+        ratio: get.rps / bare,
+        baseline: 'bare Fastify',
+        target: '>= 0.5x; p99 <= 10 ms',
+        met: get.rps / bare >= 0.5 && get.latency.p99 <= 10 && get.non2xx === 0,
+      });
+
+      const list = await measure(
+        'GET /v1/projects (50)',
+        { url: `${svc.base}/v1/projects`, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
+        svc.child.pid,
+      );
+      scenario({
+        name: 'GET /v1/projects first page of 50',
+        result: list,
+        ratio: list.rps / bare,
+        baseline: 'bare Fastify',
+        target: '>= 0.25x',
+        met: list.rps / bare >= 0.25 && list.non2xx === 0,
+      });
+
+      const post = await measure(
+        'POST /v1/projects',
+        {
+          url: `${svc.base}/v1/projects`,
+          requests: rotating({
+            method: 'POST',
+            path: '/v1/projects',
+            headers: auth,
+            body: JSON.stringify(projectBody),
+          }),
+        },
+        svc.child.pid,
+      );
+      scenario({
+        name: 'POST /v1/projects (durable)',
+        result: post,
+        ratio: post.rps / fsync,
         baseline: 'SQLite fsync per request',
         target: '>= 2x',
-        met: patch.rps / fsync >= 2 && patch.non2xx === 0,
+        met: post.rps / fsync >= 2 && post.non2xx === 0,
       });
-    } else {
-      scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
+
+      // PATCH of a job: only once the jobs resource exists in this build.
+      const job = await api(svc.base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
+        token: key,
+        body: {
+          name: 'Bench job',
+          type: 'drone_inspection',
+          job_pattern: 'one_time',
+          start_date: new Date().toISOString().slice(0, 10),
+        },
+      });
+      if (job.status === 201) {
+        const url = `${svc.base}/v1/projects/${ids[1]}/jobs/${job.body.id}`;
+        const fields = ['name', 'description', 'inspection_notes', 'external_id'];
+        const patches = rotating({
+          method: 'PATCH',
+          path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`,
+          headers: auth,
+        }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }));
+        const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
+        scenario({
+          name: 'PATCH /v1/projects/{p}/jobs/{j}',
+          result: patch,
+          ratio: patch.rps / fsync,
+          baseline: 'SQLite fsync per request',
+          target: '>= 2x',
+          met: patch.rps / fsync >= 2 && patch.non2xx === 0,
+        });
+      } else {
+        scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
+      }
+      await svc.stop();
+      if (process.env.BENCH_ONLY === 'fresh') return finish(results);
     }
-    await svc.stop();
-    if (process.env.BENCH_ONLY === 'fresh') return finish(results);
 
     // --- A long history: rebuild, lists at scale, memory ---------------------------------------
     log(`Seeding ${EVENTS.toLocaleString()} events`);
@@ -451,6 +459,7 @@ async function main() {
       met: rssMax <= 300 && drift < 20,
     });
     await svc2.stop();
+    if (process.env.BENCH_ONLY === 'long-history') return finish(results);
 
     // --- A long workspace stream: the first command after a restart -----------------------------
     profilePhase = 'long-stream';
@@ -509,22 +518,24 @@ const cpuCell = (r) =>
 function printTable(results) {
   const rows = [['scenario', 'measured', 'ratio', 'target', 'met', 'server CPU']];
   const b = results.baselines;
-  rows.push([
-    'baseline: bare Fastify JSON',
-    `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`,
-    '1.00',
-    '',
-    '',
-    cpuCell(b.bareFastify),
-  ]);
-  rows.push([
-    'baseline: SQLite fsync/request',
-    `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`,
-    '1.00',
-    '',
-    '',
-    cpuCell(b.sqliteFsync),
-  ]);
+  if (b.bareFastify)
+    rows.push([
+      'baseline: bare Fastify JSON',
+      `${Math.round(b.bareFastify.rps)} req/s, p99 ${b.bareFastify.latency.p99} ms`,
+      '1.00',
+      '',
+      '',
+      cpuCell(b.bareFastify),
+    ]);
+  if (b.sqliteFsync)
+    rows.push([
+      'baseline: SQLite fsync/request',
+      `${Math.round(b.sqliteFsync.rps)} req/s, p99 ${b.sqliteFsync.latency.p99} ms`,
+      '1.00',
+      '',
+      '',
+      cpuCell(b.sqliteFsync),
+    ]);
   for (const s of results.scenarios) {
     if (s.skipped) {
       rows.push([s.name, `skipped: ${s.skipped}`, '', '', '', '']);
