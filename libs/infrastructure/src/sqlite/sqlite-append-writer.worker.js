@@ -31,6 +31,11 @@ function openWriter(file) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
+  // A page cache of 4 MB, not the driver's 16: appends touch the table's last leaves and one leaf
+  // of each index; the random event ids spread over the unique index would otherwise fill all 16
+  // MB within minutes of load (measured: 25 MB of the service's resident memory), for pages the
+  // OS keeps cached anyway.
+  db.pragma('cache_size = -4000');
   db.exec(SCHEMA);
   const lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?');
   const byEventId = db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?');

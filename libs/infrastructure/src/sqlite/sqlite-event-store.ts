@@ -119,6 +119,10 @@ export class SqliteEventStore implements EventStore {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
+    // A page cache of 2 MB, not the driver's 16: what this connection reads is mostly read once
+    // (catch-up, rebuilds, a stream loaded into the state cache), and a rebuild's scan left 16 MB
+    // of pages that were never read again (measured: 15 MB of resident memory after a rebuild).
+    this.db.pragma('cache_size = -2000');
     this.stmt = {
       readStream: this.db
         .prepare<[string, number, number], EventRow>(
