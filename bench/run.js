@@ -158,6 +158,13 @@ async function api(base, method, path, { token = ADMIN, body } = {}) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** The service's main-thread V8 heap in use, in MB (its Prometheus metrics). */
+async function heapUsedMb(base) {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const line = (await res.text()).split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+  return line ? Math.round(Number(line.split(' ').pop()) / 2 ** 20) : undefined;
+}
+
 const cursorAfter = (seq) => Buffer.from(`c1:${seq}`).toString('base64url');
 
 async function main() {
@@ -441,7 +448,16 @@ async function main() {
           );
         }),
     );
-    const sampler = setInterval(() => samples.push({ t: samples.length, rssMb: rssMb(svc2.child.pid) }), 1000);
+    // Each sample also gets the main thread's V8 heap in use (from /metrics), to tell a heap that
+    // waits for its next full collection from memory that stays.
+    const sampler = setInterval(() => {
+      const sample = { t: samples.length, rssMb: rssMb(svc2.child.pid) };
+      samples.push(sample);
+      heapUsedMb(svc2.base).then(
+        (mb) => (sample.heapUsedMb = mb),
+        () => undefined,
+      );
+    }, 1000);
     const mixed = await Promise.all(loads);
     clearInterval(sampler);
     const rssMax = Math.max(...samples.map((s) => s.rssMb), rssAfterLoad);
