@@ -16,7 +16,7 @@ import type { Socket } from 'node:net';
  *
  * A POST holding an Idempotency-Key is exempt from the last one (limits/idempotency.ts).
  *
- * On shutdown the responses under way get `shutdownGraceMs` (10 s) to finish; the connections
+ * On shutdown the requests under way get `shutdownGraceMs` (10 s) to finish; the connections
  * still open then are closed (`boundShutdown`).
  *
  * Page size (50) and field bounds are the application's (docs/api.md, Limits).
@@ -46,9 +46,10 @@ export const DEFAULT_REQUEST_BOUNDS: RequestBounds = {
 
 /**
  * `preClose` hook: closing stops accepting connections, closes the idle ones and waits for the
- * responses under way. A client that stops reading one (its socket buffer full, the rest of the
- * response never written) would hold the shutdown, and the stores' closing behind it, for as long
- * as it stays connected. After the grace, the connections still open are closed.
+ * others. Node counts a connection whose request has begun and not finished (half a request's
+ * headers, a browser's spare connection) as busy, not idle: it held the shutdown, and the stores'
+ * closing behind it, for as long as its client stayed connected. After the grace, the connections
+ * still open are closed.
  */
 export function boundShutdown(
   server: { closeAllConnections(): void; once(event: 'close', listener: () => void): unknown },
