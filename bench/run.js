@@ -234,8 +234,15 @@ async function main() {
         );
         await stopChild(child);
       }
-      const bare = results.baselines.bareFastify.rps;
-      const fsync = results.baselines.sqliteFsync.rps;
+      const rates = {
+        'bare Fastify': results.baselines.bareFastify.rps,
+        'SQLite fsync per request': results.baselines.sqliteFsync.rps,
+      };
+      /** A scenario against a baseline of this run: met at `min` times its rate, with no error answer (and `also`). */
+      const versus = (name, result, baseline, min, { target = `>= ${min}x`, also = true } = {}) => {
+        const ratio = result.rps / rates[baseline];
+        scenario({ name, result, ratio, baseline, target, met: ratio >= min && result.non2xx === 0 && also });
+      };
 
       // --- The service on a fresh DATA_DIR ---------------------------------------------------------
       log('Service on a fresh DATA_DIR');
@@ -270,13 +277,9 @@ async function main() {
         },
         svc.child.pid,
       );
-      scenario({
-        name: 'GET /v1/projects/{id}',
-        result: get,
-        ratio: get.rps / bare,
-        baseline: 'bare Fastify',
+      versus('GET /v1/projects/{id}', get, 'bare Fastify', 0.5, {
         target: '>= 0.5x; p99 <= 10 ms',
-        met: get.rps / bare >= 0.5 && get.latency.p99 <= 10 && get.non2xx === 0,
+        also: get.latency.p99 <= 10,
       });
 
       const list = await measure(
@@ -284,14 +287,7 @@ async function main() {
         { url: `${svc.base}/v1/projects`, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
         svc.child.pid,
       );
-      scenario({
-        name: 'GET /v1/projects first page of 50',
-        result: list,
-        ratio: list.rps / bare,
-        baseline: 'bare Fastify',
-        target: '>= 0.25x',
-        met: list.rps / bare >= 0.25 && list.non2xx === 0,
-      });
+      versus('GET /v1/projects first page of 50', list, 'bare Fastify', 0.25);
 
       const post = await measure(
         'POST /v1/projects',
@@ -306,14 +302,7 @@ async function main() {
         },
         svc.child.pid,
       );
-      scenario({
-        name: 'POST /v1/projects (durable)',
-        result: post,
-        ratio: post.rps / fsync,
-        baseline: 'SQLite fsync per request',
-        target: '>= 2x',
-        met: post.rps / fsync >= 2 && post.non2xx === 0,
-      });
+      versus('POST /v1/projects (durable)', post, 'SQLite fsync per request', 2);
 
       // PATCH of a job: only once the jobs resource exists in this build.
       const job = await api(svc.base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
@@ -334,14 +323,7 @@ async function main() {
           headers: auth,
         }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }));
         const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
-        scenario({
-          name: 'PATCH /v1/projects/{p}/jobs/{j}',
-          result: patch,
-          ratio: patch.rps / fsync,
-          baseline: 'SQLite fsync per request',
-          target: '>= 2x',
-          met: patch.rps / fsync >= 2 && patch.non2xx === 0,
-        });
+        versus('PATCH /v1/projects/{p}/jobs/{j}', patch, 'SQLite fsync per request', 2);
       } else {
         scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
       }
