@@ -259,6 +259,59 @@ describe('Resource bounds', () => {
     expect(JSON.parse(get.split('\r\n\r\n')[1]).message).toMatch(/too large/);
   });
 
+  it('answers an upload over 1 MiB with a 413 its client reads while still sending, and keeps the connection', async () => {
+    // Found by the fuzz suite under load: the service answered 413 from the Content-Length and
+    // closed the connection with the body unread, so the client's next write met a reset (EPIPE)
+    // and it never read the answer.
+    const ws = await t.provision();
+    const declared = 1024 * 1024 + 10;
+    const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk));
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 10) {
+        if (waited > 5_000 || socket.destroyed)
+          throw new Error(`no answer; received: ${JSON.stringify(data.slice(0, 300))}`);
+        await sleep(10);
+      }
+    };
+    const written = (chunk: string) =>
+      new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve())));
+    const body = `{"name":"${'x'.repeat(declared - 11)}"}`;
+    expect(body.length).toBe(declared);
+    await written(
+      `POST /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ws.fullKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${body.slice(0, 64 * 1024)}`,
+    );
+    await until(() => data.includes('"message"'));
+    expect(data).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(data).not.toMatch(/\r\nconnection: close\r\n/i);
+    await sleep(100); // a client still sending when the answer comes
+    await written(body.slice(64 * 1024));
+    const before = data.length;
+    await written(`GET /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ws.fullKey}\r\n\r\n`);
+    await until(() => data.slice(before).includes('"count"'));
+    expect(data.slice(before)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    socket.destroy();
+
+    // Past 8 MiB, reading the upload to the end is not worth it: the connection is closed.
+    const huge = await new Promise<string>((resolve, reject) => {
+      const other = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => {
+        other.write(
+          `POST /v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ws.fullKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${9 * 1024 * 1024}\r\n\r\n{"name":"`,
+        );
+      });
+      let answer = '';
+      other.on('data', (chunk) => (answer += chunk));
+      other.on('close', () => resolve(answer));
+      other.on('error', reject);
+    });
+    expect(huge).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(huge).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   it('refuses URLs over 4096 characters with a JSON 414, and does not echo long unknown paths whole', async () => {
     const long = await t.request('GET', `/v1/projects?cursor=${'c'.repeat(5000)}`);
     expect(long.status).toBe(414);

@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../tokens';
 import { conditionalResponses } from './conditional';
 import { REQUEST_TIMED_OUT } from './errors';
 import { readConsistencyHook } from './read-consistency';
-import { answerInTime, boundShutdown, refuseLongUrls, RequestBounds } from './request-bounds';
+import { answerInTime, boundShutdown, readRefusedBodies, refuseLongUrls, RequestBounds } from './request-bounds';
 
 /**
  * Every Fastify hook of the service, registered here and nowhere else. Hooks of one kind run in
@@ -37,9 +37,10 @@ import { answerInTime, boundShutdown, refuseLongUrls, RequestBounds } from './re
  *   7. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
  *   8. x-request-id on every answer.
  *   9. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
- *  10. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
+ *  10. request bounds: a body refused as too large is still read, so that its client reads the 413.
+ *  11. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
  * onResponse
- *  11. request metrics and the request log line.
+ *  12. request metrics and the request log line.
  *
  * Called once NestJS has built its providers and before it registers its routes (app.init), so
  * the hooks apply to every route.
@@ -69,6 +70,7 @@ export function registerHttpPipeline(app: NestFastifyApplication, bounds: Reques
     done(null, payload);
   });
   fastify.addHook('onSend', idempotency.onSend);
+  fastify.addHook('onSend', readRefusedBodies(bounds.maxRefusedBodyBytes));
   fastify.addHook(
     'onSend',
     readConsistencyHook((route, projection) => metrics.readYourWritesTimeouts.inc({ route, projection })),
