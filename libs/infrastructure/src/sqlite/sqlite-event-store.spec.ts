@@ -86,4 +86,25 @@ describe('SqliteEventStore subscriptions', () => {
     expect(seen.map((e) => e.position)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     expect(seen).toEqual(await here.readAll({ after: 0, maxCount: 1000 }));
   });
+
+  it('reads an event whose metadata, parsed when first read, spreads, serialises and compares as a plain field', async () => {
+    const store = open();
+    const written = event(1);
+    await store.appendToStream('s-1', [written], { expectedRevision: 'no_stream' });
+    const [read] = await store.readAll({ after: 0, maxCount: 1 });
+    const plain = { ...written, streamId: 's-1', revision: 0, position: 1 };
+
+    expect(Object.keys(read)).toEqual(Object.keys(plain));
+    expect(read).toEqual(plain);
+    expect({ ...read }).toEqual(plain);
+    expect(JSON.parse(JSON.stringify(read))).toEqual(plain);
+    expect(structuredClone(read)).toEqual(plain);
+    // Upcasting makes copies with a spread: the copy carries the metadata as a value.
+    const copy = { ...read, schemaVersion: 2 };
+    expect(Object.getOwnPropertyDescriptor(copy, 'metadata')?.value).toEqual(written.metadata);
+    // It is parsed once, and can be replaced like any field.
+    expect(read.metadata).toBe(read.metadata);
+    read.metadata = { ...read.metadata, requestId: 'r' };
+    expect(read.metadata.requestId).toBe('r');
+  });
 });
