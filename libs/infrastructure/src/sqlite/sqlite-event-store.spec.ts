@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, RecordedEvent } from '@app/application/ports';
+import type { Worker } from 'node:worker_threads';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /**
@@ -106,5 +107,21 @@ describe('SqliteEventStore subscriptions', () => {
     expect(read.metadata).toBe(read.metadata);
     read.metadata = { ...read.metadata, requestId: 'r' };
     expect(read.metadata.requestId).toBe('r');
+  });
+
+  it('keeps appending after its writer thread ended, on a new thread, losing nothing written before', async () => {
+    const store = open();
+    await store.appendToStream('s-1', [event(1)], { expectedRevision: 'no_stream' });
+    // White box: the thread ends as one would that ran out of memory.
+    const writer = (store as unknown as { writer: { thread: { thread: { worker: Worker } } } }).writer.thread;
+    await writer.thread.worker.terminate();
+    await store.appendToStream('s-2', [event(2)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('s-1', [event(3)], { expectedRevision: 0 });
+    const all = await store.readAll({ after: 0, maxCount: 10 });
+    expect(all.map((e) => [e.streamId, e.revision, e.position])).toEqual([
+      ['s-1', 0, 1],
+      ['s-2', 0, 2],
+      ['s-1', 1, 3],
+    ]);
   });
 });

@@ -3,61 +3,99 @@ import { Worker } from 'node:worker_threads';
 /** How long close() waits for the thread to end by itself before terminating it. */
 const WORKER_EXIT_GRACE_MS = 10_000;
 
+interface Waiter<Result> {
+  resolve(result: Result): void;
+  reject(e: unknown): void;
+}
+
+/** One thread's life: started, ready, and at some point ended (by close(), or by a failure). */
+interface Running<Result> {
+  worker: Worker;
+  ready: Promise<void>;
+  isReady: boolean;
+  exited: Promise<void>;
+  hasExited: boolean;
+  /** Why the thread ended, when it did not end by close(). */
+  failed: Error | null;
+  waiting: Map<number, Waiter<Result>>;
+}
+
 /**
  * A worker thread that owns one SQLite connection and answers requests in order, one at a time
  * (the other side is `serveRequests` in sqlite-worker-serve.js). The embedded stores use it to
  * keep their writes (a commit's fsync, a read model's index updates) off the API's event loop.
  *
- * A request still waiting when the thread fails or exits is rejected, never left waiting.
+ * A request still waiting when the thread fails or exits is rejected, never left waiting; its
+ * outcome is unknown to the caller, as with any write whose answer was lost (an append is retried
+ * by its event ids, a projection batch by its checkpoint). A thread that ended without being
+ * closed (out of memory, an error outside a request) is replaced by a new one on the next request:
+ * one failure does not leave every later write failing until the process is restarted.
  */
 export class SqliteWorkerThread<Request, Result> {
-  private readonly worker: Worker;
-  private readonly ready: Promise<void>;
-  private readonly waiting = new Map<number, { resolve(result: Result): void; reject(e: unknown): void }>();
+  private thread: Running<Result>;
   private nextId = 1;
-  private failed: Error | null = null;
-  private readonly exited: Promise<void>;
-  private hasExited = false;
-  private isReady = false;
+  private closing = false;
+  /** Threads started, the first included (for tests and diagnostics). */
+  private started = 0;
 
   constructor(
-    script: string,
-    workerData: Record<string, unknown>,
+    private readonly script: string,
+    private readonly workerData: Record<string, unknown>,
     /** Names the work in the error a failed request is rejected with ("Event store write"). */
     private readonly what: string,
   ) {
+    this.thread = this.start();
+  }
+
+  get threadsStarted(): number {
+    return this.started;
+  }
+
+  private start(): Running<Result> {
+    this.started++;
     // What a writer keeps between messages is a connection and its statements: a young
     // generation of a few MB holds a message's garbage (V8's default grows to tens of MB,
     // resident long after a burst such as a start-up catch-up).
-    this.worker = new Worker(script, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    this.exited = new Promise((resolve) =>
-      this.worker.once('exit', () => {
-        this.hasExited = true;
+    const worker = new Worker(this.script, {
+      workerData: this.workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    // `ready` and `exited` are set below, before anything can read them.
+    const thread = { worker, isReady: false, hasExited: false, failed: null, waiting: new Map() } as Running<Result>;
+    const rejectWaiting = (error: Error) => {
+      for (const waiter of thread.waiting.values()) waiter.reject(error);
+      thread.waiting.clear();
+    };
+    thread.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        thread.hasExited = true;
+        thread.failed ??= this.closing ? null : new Error(`${this.what} thread exited (code ${code})`);
         // Answers posted before the exit arrive before this event: what still waits never will.
-        for (const waiter of this.waiting.values()) waiter.reject(this.failed ?? new Error(`${what} thread exited`));
-        this.waiting.clear();
+        rejectWaiting(thread.failed ?? new Error(`${this.what} thread exited`));
         resolve();
       }),
     );
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.once('message', () => {
-        this.isReady = true;
+    thread.ready = new Promise((resolve, reject) => {
+      worker.once('message', () => {
+        thread.isReady = true;
         resolve();
       });
-      this.worker.once('error', reject);
+      worker.once('error', reject);
     });
-    this.worker.on('message', (message: { id?: number; result?: Result; failure?: string }) => {
+    // A start that fails is reported to the requests waiting for it, not as an unhandled rejection.
+    thread.ready.catch(() => undefined);
+    worker.on('message', (message: { id?: number; result?: Result; failure?: string }) => {
       if (message.id === undefined) return;
-      const waiter = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (message.failure !== undefined) waiter?.reject(new Error(`${what} failed: ${message.failure}`));
+      const waiter = thread.waiting.get(message.id);
+      thread.waiting.delete(message.id);
+      if (message.failure !== undefined) waiter?.reject(new Error(`${this.what} failed: ${message.failure}`));
       else waiter?.resolve(message.result!);
     });
-    this.worker.on('error', (error) => {
-      this.failed = error;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
+    worker.on('error', (error) => {
+      thread.failed = error;
+      rejectWaiting(error);
     });
+    return thread;
   }
 
   /**
@@ -65,28 +103,36 @@ export class SqliteWorkerThread<Request, Result> {
    * reading the next batch, must not hold the request back) and resolves with the thread's answer.
    */
   call(request: Request): Promise<Result> {
-    if (!this.isReady) return this.ready.then(() => this.call(request));
-    if (this.failed) return Promise.reject(this.failed);
-    if (this.hasExited) return Promise.reject(new Error(`${this.what} thread exited`));
+    if (this.closing) return Promise.reject(new Error(`${this.what} thread is closed`));
+    let thread = this.thread;
+    if (thread.hasExited || (thread.failed && thread.isReady)) {
+      // Ended by a failure: a new thread takes the next requests. The old one, if still alive
+      // after an 'error', is ended; its waiting requests have been rejected already.
+      if (!thread.hasExited) void thread.worker.terminate();
+      thread = this.thread = this.start();
+    }
+    if (!thread.isReady) return thread.ready.then(() => this.call(request));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, request });
+      thread.waiting.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, request });
     });
   }
 
   async close(): Promise<void> {
-    await this.ready.catch(() => undefined);
+    this.closing = true;
+    const thread = this.thread;
+    await thread.ready.catch(() => undefined);
     // The thread closes its database and exits on its own; terminate() only if it has not
     // within the grace period (a thread that failed to start, a write stuck on a lock).
-    if (this.hasExited) return;
-    this.worker.postMessage({ close: true });
+    if (thread.hasExited) return;
+    thread.worker.postMessage({ close: true });
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), WORKER_EXIT_GRACE_MS)),
     );
-    const outcome = await Promise.race([this.exited, graceOver]);
+    const outcome = await Promise.race([thread.exited, graceOver]);
     clearTimeout(timer);
-    if (outcome === 'timeout') await this.worker.terminate();
+    if (outcome === 'timeout') await thread.worker.terminate();
   }
 }
