@@ -15,8 +15,8 @@ describe('SqliteEventStore subscriptions', () => {
   let dir: string;
   let file: string;
   const opened: SqliteEventStore[] = [];
-  const open = (pollIntervalMs?: number) => {
-    const store = new SqliteEventStore(file, { pollIntervalMs });
+  const open = (pollIntervalMs?: number, maxIdlePollIntervalMs?: number) => {
+    const store = new SqliteEventStore(file, { pollIntervalMs, maxIdlePollIntervalMs });
     opened.push(store);
     return store;
   };
@@ -123,5 +123,26 @@ describe('SqliteEventStore subscriptions', () => {
       ['s-2', 0, 2],
       ['s-1', 1, 3],
     ]);
+  });
+
+  it("looks less and less often while idle, and sees another process's append at once through the file watch", async () => {
+    const here = open(10, 60_000);
+    const there = open();
+    const { seen, subscription } = collect(here);
+    const reads = jest.spyOn((here as unknown as { stmt: { readAll: { all: () => unknown } } }).stmt.readAll, 'all');
+
+    // Idle for 1.5 s: looks at 10, 20, 40, ... ms apart, not 150 of them.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(reads.mock.calls.length).toBeLessThan(30);
+    // Now waiting up to seconds before its next look; the watch wakes it instead.
+    const started = Date.now();
+    await there.appendToStream('s-1', [event(1)], { expectedRevision: 'no_stream' });
+    await until(() => seen.length === 1);
+    expect(Date.now() - started).toBeLessThan(500);
+    // Busy again, it looks every 10 ms: a second append is seen as soon.
+    await there.appendToStream('s-2', [event(2)], { expectedRevision: 'no_stream' });
+    await until(() => seen.length === 2);
+    await subscription.stop();
+    expect(seen.map((e) => e.streamId)).toEqual(['s-1', 's-2']);
   });
 });
