@@ -43,11 +43,11 @@ export interface SqliteEventStoreOptions {
    */
   pollIntervalMs?: number;
   /**
-   * How long an idle subscription may wait between looks when the store's folder is watched (ms;
-   * 200 by default): each look that finds nothing doubles the wait from `pollIntervalMs` up to
-   * this. The watch (inotify) wakes it as soon as another process writes the file, so the wait
-   * only bounds how late an append is seen if a notification is lost. Without a watch (a file
-   * system that does not support one) the wait stays `pollIntervalMs`.
+   * How long an idle subscription may wait between looks when the store's write-ahead log is
+   * watched (ms; 200 by default): each look that finds nothing doubles the wait from
+   * `pollIntervalMs` up to this. The watch (inotify) wakes it as soon as another process writes to
+   * the log, so the wait only bounds how late an append is seen if a notification is lost. Without
+   * a watch (a file system that does not support one) the wait stays `pollIntervalMs`.
    */
   maxIdlePollIntervalMs?: number;
   /**
