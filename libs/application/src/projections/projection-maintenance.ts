@@ -384,6 +384,10 @@ export class ProjectionMaintenance {
         const applied = batch;
         writing = this.read.apply(coalesce(ops), { [shadow.checkpoint]: at }).then(() => onBatch(applied, at));
         if (position >= until) break;
+        // Reading is synchronous and a finished write resolves in a microtask: without this turn
+        // the loop ran batch after batch and held the event loop (the API's requests) for 130 to
+        // 770 ms at a time during a rebuild of 1,000,000 events.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       // Never left running behind a failure: the caller may drop the shadow next.

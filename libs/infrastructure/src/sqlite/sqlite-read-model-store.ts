@@ -452,6 +452,9 @@ export class SqliteReadModelStore implements ReadModelStore {
       if (rows.length === 0) return;
       for (const row of rows) yield toStored<T>(row);
       after = rows[rows.length - 1][0];
+      // The reads are synchronous: without a turn of the event loop between pages, a verification
+      // comparing a million documents held the API's requests for 28 s.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
