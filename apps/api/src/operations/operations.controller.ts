@@ -279,6 +279,10 @@ async function* workspaceEvents(events: EventStore, workspaceId: string): AsyncG
     if (page.length === 0) return;
     for (const event of page) if (event.metadata.workspaceId === workspaceId) yield event;
     after = page[page.length - 1].position;
+    // A small workspace in a large store yields nothing for page after page, and the response's
+    // backpressure (which turns the event loop) never comes: without this turn the export of its
+    // events held every other request until the whole store had been read.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
