@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -282,7 +283,7 @@ async function* workspaceEvents(events: EventStore, workspaceId: string): AsyncG
     // A small workspace in a large store yields nothing for page after page, and the response's
     // backpressure (which turns the event loop) never comes: without this turn the export of its
     // events held every other request until the whole store had been read.
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate();
   }
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { Decider, DomainError, DomainEvent, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
@@ -363,7 +364,7 @@ export class EventSourcedRepository {
         lastEventId = last.id;
       }
       if (chunk.length < LOAD_CHUNK) break;
-      await new Promise((r) => setImmediate(r)); // let other requests run between chunks
+      await setImmediate(); // let other requests run between chunks
     }
     const cached: Cached = { revision, state, lastEventId, snapshotRevision: from?.snapshotRevision ?? -1 };
     if (from && revision === from.revision && this.cache.get(streamId) === from) return from;

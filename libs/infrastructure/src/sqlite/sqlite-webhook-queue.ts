@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import Database from './sqlite-driver';
 import { randomBytes } from 'node:crypto';
 import {
@@ -439,7 +440,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
   async prune(before: number): Promise<void> {
     for (const statement of [this.stmt.pruneDeliveries, this.stmt.pruneAttempts]) {
       while (this.db.open && statement.run(before, PRUNE_CHUNK).changes === PRUNE_CHUNK) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await setImmediate();
       }
     }
   }
