@@ -37,10 +37,11 @@ import { answerInTime, boundShutdown, readRefusedBodies, refuseLongUrls, Request
  *   7. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
  *   8. x-request-id on every answer.
  *   9. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
- *  10. request bounds: a body refused as too large is still read, so that its client reads the 413.
- *  11. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
+ *  10. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
  * onResponse
- *  12. request metrics and the request log line.
+ *  11. request metrics and the request log line.
+ * onError (an error answer only, before it is built)
+ *  12. request bounds: a body refused as too large is still read, so that its client reads the 413.
  *
  * Called once NestJS has built its providers and before it registers its routes (app.init), so
  * the hooks apply to every route.
@@ -61,6 +62,8 @@ export function registerHttpPipeline(app: NestFastifyApplication, bounds: Reques
   fastify.addHook('preHandler', answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT));
   fastify.addHook('preHandler', idempotency.preHandler);
 
+  fastify.addHook('onError', readRefusedBodies(bounds.maxRefusedBodyBytes));
+
   fastify.addHook('preSerialization', conditional.preSerialization);
 
   fastify.addHook('onSend', conditional.onSend);
@@ -70,7 +73,6 @@ export function registerHttpPipeline(app: NestFastifyApplication, bounds: Reques
     done(null, payload);
   });
   fastify.addHook('onSend', idempotency.onSend);
-  fastify.addHook('onSend', readRefusedBodies(bounds.maxRefusedBodyBytes));
   fastify.addHook(
     'onSend',
     readConsistencyHook((route, projection) => metrics.readYourWritesTimeouts.inc({ route, projection })),

@@ -84,23 +84,24 @@ export function refuseLongUrls(maxUrlLength: number) {
 }
 
 /**
- * `onSend` hook: Fastify refuses a body over the limit from its Content-Length, before reading it,
+ * `onError` hook: Fastify refuses a body over the limit from its Content-Length, before reading it,
  * and closes the connection. Closing a socket with unread bytes makes the kernel reset it, so a
  * client still sending its upload meets the reset on its next write and never reads the 413
  * (found by the fuzz suite, under load). Up to `maxBytes` the connection is kept instead: Node
  * reads the rest of the body and drops it (within the request timeout), the client reads the
  * answer, and the connection serves its next request. A larger or unframed upload is still cut.
+ * An error hook, so that answers without an error never pass here.
  */
 export function readRefusedBodies(maxBytes: number) {
   return (
     request: { headers: Record<string, string | string[] | undefined> },
-    reply: { statusCode: number; removeHeader(name: string): unknown },
-    payload: unknown,
-    done: (error: null, payload: unknown) => void,
+    reply: { removeHeader(name: string): unknown },
+    error: { statusCode?: number },
+    done: () => void,
   ) => {
-    if (reply.statusCode === 413 && Number(request.headers['content-length']) <= maxBytes)
+    if (error.statusCode === 413 && Number(request.headers['content-length']) <= maxBytes)
       reply.removeHeader('connection');
-    done(null, payload);
+    done();
   };
 }
 

@@ -254,7 +254,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private wakeIdle() {
-    for (const wake of [...this.idle]) wake();
+    // Each wake leaves the set only once its wait has settled, after this loop.
+    for (const wake of this.idle) wake();
   }
 
   /**
