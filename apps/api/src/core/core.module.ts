@@ -59,6 +59,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     private readonly maintenance: ProjectionMaintenance,
     vault: PersonalDataVault,
+    private readonly repository: EventSourcedRepository,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
     engine.onApplied((events) => {
@@ -98,10 +99,27 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     this.reconciling.unref();
   }
 
+  /**
+   * The server's close waits for the requests of open connections only: a command whose client
+   * went away is still being decided or written. It ends on an open store, or (a store that does
+   * not answer) the shutdown goes on after the grace and says so.
+   */
+  private async commandsSettled(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), COMMANDS_GRACE_MS)));
+    const overran = await Promise.race([this.repository.settled().then(() => false), late]);
+    clearTimeout(timer);
+    if (overran)
+      this.logger.warn(
+        `Commands still under way ${COMMANDS_GRACE_MS / 1000} s into the shutdown: closing the event store under them`,
+      );
+  }
+
   async onApplicationShutdown() {
     if (this.reconciling) clearInterval(this.reconciling);
     await this.sweeping;
     if (this.readYourWrites instanceof CheckpointPoller) this.readYourWrites.stop();
+    await this.commandsSettled();
     await this.engine.stop();
     await this.events.close();
     await this.read.close();
@@ -109,6 +127,9 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.snapshots.close();
   }
 }
+
+/** At shutdown, how long the commands under way get to end before the event store closes. */
+const COMMANDS_GRACE_MS = 10_000;
 
 const SHARED = [
   APP_CONFIG,

@@ -14,6 +14,13 @@ const thing: Decider<{ created: boolean }, 'create', DomainEvent> = {
   decide: (_command, state) => (state.created ? [] : [{ type: 'thing.created', data: {} }]),
 };
 
+/** Appends on every command. */
+const ticks: Decider<{ count: number }, 'tick', DomainEvent> = {
+  initialState: () => ({ count: 0 }),
+  evolve: (state) => ({ count: state.count + 1 }),
+  decide: () => [{ type: 'thing.ticked', data: {} }],
+};
+
 const context: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'req_1', causationId: 'req_1' };
 const shown = { waitFor: async () => true };
 
@@ -66,5 +73,63 @@ describe('EventSourcedRepository: newStream (a stream whose id was just generate
     expect(position).toBe(0);
     expect(reads).toContain('thing-taken');
     expect((await store.readStream('thing-taken')).map((e) => e.revision)).toEqual([0]);
+  });
+});
+
+describe('EventSourcedRepository: settled (what a shutdown waits for before closing the store)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let held: Array<() => void>;
+  let holding: EventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
+    store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    held = [];
+    // The same store, each append held until released (a write in flight).
+    holding = new Proxy(store, {
+      get: (target, name) =>
+        name === 'appendToStreams'
+          ? (...args: Parameters<EventStore['appendToStreams']>) =>
+              new Promise<void>((release) => held.push(release)).then(() => target.appendToStreams(...args))
+          : Reflect.get(target, name, target),
+    }) as EventStore;
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it('resolves at once with nothing queued', async () => {
+    await expect(new EventSourcedRepository(holding, { now: () => 1 }, shown).settled()).resolves.toBeUndefined();
+  });
+
+  it('waits for the writes in flight and for the batches queued behind them', async () => {
+    const repository = new EventSourcedRepository(holding, { now: () => 1 }, shown);
+    const tick = (streamId: string) =>
+      repository.transact(streamId, context, (unit) => unit.decide(ticks, streamId, 'tick'));
+    const first = tick('thing-a');
+    await turns(3);
+    // Queued behind the first append: the next batch, started when the first ends.
+    const second = tick('thing-a');
+    const other = tick('thing-b');
+    let settled = false;
+    const settling = repository.settled().then(() => (settled = true));
+
+    await turns(3);
+    expect(held).toHaveLength(2); // thing-a's first batch and thing-b's
+    held.shift()!();
+    held.shift()!();
+    await Promise.all([first, other]);
+    await turns(3);
+    expect(held).toHaveLength(1); // thing-a's second batch, writing
+    expect(settled).toBe(false);
+    held.shift()!();
+    await settling;
+    expect((await store.readStream('thing-a')).map((e) => e.type)).toEqual(['thing.ticked', 'thing.ticked']);
+    await second;
   });
 });

@@ -162,6 +162,8 @@ export interface RepositoryLogger {
  */
 export class EventSourcedRepository {
   private readonly queues = new Map<string, { waiting: Queued[]; running: boolean }>();
+  /** The queues' drains under way: what `settled` waits for. */
+  private readonly draining = new Set<Promise<void>>();
   private readonly cache = new Map<string, Cached>();
 
   constructor(
@@ -211,7 +213,7 @@ export class EventSourcedRepository {
         this.queues.set(queueKey, queue);
       }
       queue.waiting.push({ work, context, resolve, reject });
-      if (!queue.running) void this.drain(queueKey, queue);
+      if (!queue.running) this.startDrain(queueKey, queue);
     });
     if (committed.position === 0) return { ...(committed as Committed<Result>), visible: true };
     if (options.waitForReadModels === false) return { ...(committed as Committed<Result>), visible: false };
@@ -241,6 +243,21 @@ export class EventSourcedRepository {
     return { revision: loaded.revision, state: loaded.state as State };
   }
 
+  /**
+   * Resolves once every unit of work queued so far has its outcome: written, refused or failed.
+   * A shutdown waits for it before closing the event store, so that a command whose client went
+   * away (its connection no longer holds the server's close) still ends on a store that is open.
+   */
+  async settled(): Promise<void> {
+    while (this.draining.size > 0) await Promise.allSettled(this.draining);
+  }
+
+  private startDrain(queueKey: string, queue: { waiting: Queued[]; running: boolean }): void {
+    const drain = this.drain(queueKey, queue);
+    this.draining.add(drain);
+    void drain.finally(() => this.draining.delete(drain));
+  }
+
   private async drain(queueKey: string, queue: { waiting: Queued[]; running: boolean }): Promise<void> {
     queue.running = true;
     try {
@@ -252,7 +269,7 @@ export class EventSourcedRepository {
     } finally {
       queue.running = false;
       if (queue.waiting.length === 0) this.queues.delete(queueKey);
-      else void this.drain(queueKey, queue);
+      else this.startDrain(queueKey, queue);
     }
   }
 
