@@ -75,6 +75,11 @@ function startScript(file, env) {
   return child;
 }
 
+/** The service runs with `npm start`'s Node flags (the young generation's cap), as operators run it. */
+const START_FLAGS = require('../package.json')
+  .scripts.start.split(' ')
+  .filter((arg) => arg.startsWith('--'));
+
 /** Profiles are grouped by the phase that started the service (fresh, long-history, ...). */
 let profilePhase = 'service';
 
@@ -83,7 +88,7 @@ async function startService(dataDir, extraEnv = {}) {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
   const child = spawn(
     process.execPath,
-    [...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')],
+    [...START_FLAGS, ...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')],
     {
       env: {
         ...process.env,

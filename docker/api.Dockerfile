@@ -28,4 +28,4 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-CMD ["node", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]

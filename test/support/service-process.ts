@@ -1,7 +1,14 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENTRY = join(__dirname, '..', '..', 'dist', 'apps', 'api', 'src', 'main.js');
+/** `npm start`'s Node flags (the young generation's cap): the tests run the service as operators do. */
+const START_FLAGS = (
+  JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts.start as string
+)
+  .split(' ')
+  .filter((arg) => arg.startsWith('--'));
 
 let built = false;
 
@@ -27,7 +34,7 @@ export class ServiceProcess {
   static async start(env: Record<string, string>): Promise<ServiceProcess> {
     ensureBuilt();
     const port = env.PORT ?? String(20000 + Math.floor(Math.random() * 30000));
-    const child = spawn(process.execPath, [ENTRY], {
+    const child = spawn(process.execPath, [...START_FLAGS, ENTRY], {
       env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

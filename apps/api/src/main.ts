@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { boundHeapGrowth } from './heap';
+
+boundHeapGrowth();
 
 async function main() {
   const config = loadConfig();
