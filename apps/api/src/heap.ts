@@ -7,18 +7,19 @@ import { setFlagsFromString } from 'node:v8';
  * V8 picks that factor itself, up to 4 on a machine with memory to spare. Under this service's
  * load the live set is 30–60 MB and request state is promoted at a steady rate (a create waits
  * for its group commit), so the heap swung up to about 140 MB between full collections, and the
- * process kept the pages of the highest swing: 300 MB resident where 220 MB do. Full collections
- * come about twice as often instead, each as cheap as before (they trace the live set, not the
- * garbage); per-request CPU did not move beyond the noise (docs/benchmarks.md).
+ * process kept the pages of the highest swing: 315 MB resident at the peak of the benchmark's
+ * soak where 231 MB do. Full collections come about twice as often instead, each as cheap as
+ * before (they trace the live set, not the garbage); per-request CPU did not move beyond the
+ * noise (docs/benchmarks.md).
  */
 export const HEAP_GROWING_PERCENT = 50;
 
 /**
  * The young generation's cap that `npm start`, the container image and the benchmark pass on the
- * command line (a semi-space of 16 MB, the young generation at most 48 MB). Node 20 uses it by
- * default; from Node 22, V8 sizes it by the machine's memory: 64 MB semi-spaces with 16 GB or
- * more, which added about 100 MB resident on Node 24 without saving CPU. A V8 flag like this one
- * only acts when the heap is set up, so it cannot be set from here.
+ * command line: semi-spaces of 16 MB, the young generation at most 32 MB. Node 20 uses it by
+ * default; from Node 22, V8 sizes it by the machine's memory (64 MB semi-spaces on a 24 GB
+ * machine), which added about 100 MB resident on Node 24 without saving CPU. A V8 flag like this
+ * one only acts when the heap is set up, so it cannot be set from here.
  */
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=16';
 
