@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from './sqlite-driver';
+import type { WriteOp } from '@app/application/ports';
 import { SqliteReadModelStore } from './sqlite-read-model-store';
 
 /** What only the SQLite adapter promises (the behaviour every adapter shares is in test/contract). */
@@ -62,6 +63,88 @@ describe('SqliteReadModelStore list indexes', () => {
     await store.close();
 
     expect(indexesOf('rm_things')).toEqual([
+      'rm_things_status',
+      'rm_things_ws_seq_id',
+      'rm_things_ws_status_seq_id',
+      'sqlite_autoindex_rm_things_1',
+    ]);
+  });
+});
+
+describe('SqliteReadModelStore schema changes with the worker writer', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteReadModelStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rm-schema-'));
+    file = join(dir, 'read.db');
+    store = new SqliteReadModelStore(file, { writer: 'worker' });
+  });
+  // Closed here, also after a failed expectation: its writer thread would keep jest running.
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Turns of the event loop while `work` runs: none when it holds the thread to the end. */
+  const turnsDuring = async (work: () => Promise<unknown>) => {
+    let turns = 0;
+    let counting = true;
+    const turn = () => {
+      turns += 1;
+      if (counting) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await work();
+    counting = false;
+    return turns;
+  };
+
+  const fill = (collection: string, n: number): WriteOp[] =>
+    Array.from({ length: n }, (_, i) => ({
+      op: 'put' as const,
+      collection,
+      id: `t${i}`,
+      workspaceId: 'ws_1',
+      seq: i + 1,
+      doc: { name: `thing ${i}`, status: i % 2 ? 'open' : 'done' },
+    }));
+
+  it('swaps a collection in and drops one on the writer thread, while the event loop turns', async () => {
+    // Building the indexes of a large swapped-in collection, or dropping a large table, took about
+    // a second at a million events on the API's event loop.
+    await store.init([{ name: 'things', indexes: ['status'] }]);
+    await store.init([{ name: 'things__next', indexes: ['status'] }], { bulkLoad: true });
+    await store.apply(fill('things__next', 20_000), {});
+    await store.apply(fill('things', 10), { things: 10 });
+
+    expect(
+      await turnsDuring(() => store.swap([{ from: 'things__next', to: 'things' }], { things: 20_000 }, [])),
+    ).toBeGreaterThan(0);
+    expect(await store.getCheckpoints()).toEqual({ things: 20_000 });
+    expect((await store.get('things', 't19999'))?.doc).toEqual({ name: 'thing 19999', status: 'open' });
+    const page = await store.find('things', {
+      workspaceId: 'ws_1',
+      where: { status: 'done' },
+      afterSeq: 100,
+      limit: 2,
+    });
+    expect(page.map((d) => d.id)).toEqual(['t100', 't102']);
+    // Written to after the swap, through statements prepared anew.
+    await store.apply([{ op: 'merge', collection: 'things', id: 't0', set: { status: 'open' } }], { things: 20_001 });
+    expect((await store.get('things', 't0'))?.doc).toEqual({ name: 'thing 0', status: 'open' });
+
+    await store.init([{ name: 'things__verify', indexes: ['status'] }], { bulkLoad: true });
+    await store.apply(fill('things__verify', 20_000), { things__verify: 20_000 });
+    expect(await turnsDuring(() => store.drop(['things__verify'], ['things__verify']))).toBeGreaterThan(0);
+    expect(await store.getCheckpoints()).toEqual({ things: 20_001 });
+
+    const db = new Database(file, { readonly: true });
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm_%'`).all();
+    const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_things'`).all();
+    db.close();
+    expect(tables).toEqual([{ name: 'rm_things' }]);
+    expect((indexes as { name: string }[]).map((r) => r.name).sort()).toEqual([
       'rm_things_status',
       'rm_things_ws_seq_id',
       'rm_things_ws_status_seq_id',
