@@ -41,6 +41,7 @@ import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
 import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../adapters';
 import { APP_CONFIG } from '../tokens';
+import { waitAtMost } from '../wait-at-most';
 
 /** Starts the projections before the first request and closes the stores after the last. */
 class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -105,11 +106,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
    * not answer) the shutdown goes on after the grace and says so.
    */
   private async commandsSettled(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), COMMANDS_GRACE_MS)));
-    const overran = await Promise.race([this.repository.settled().then(() => false), late]);
-    clearTimeout(timer);
-    if (overran)
+    if (!(await waitAtMost(this.repository.settled(), COMMANDS_GRACE_MS)))
       this.logger.warn(
         `Commands still under way ${COMMANDS_GRACE_MS / 1000} s into the shutdown: closing the event store under them`,
       );

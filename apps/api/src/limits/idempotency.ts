@@ -6,6 +6,7 @@ import { principalOf } from '../http/authentication';
 import { HttpProblem } from '../http/errors';
 import { exemptFromTimeout, timeLeft } from '../http/request-bounds';
 import { ResponseSealer } from './response-sealer';
+import { waitAtMost } from '../wait-at-most';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -224,15 +225,6 @@ function opened(response: StoredResponse, sealer: ResponseSealer, record: string
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Whose keys these are: an active API key's, or the operator's; undefined for anyone else. */
 function scopeOf(request: FastifyRequest): string | undefined {
