@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { Decider, DomainEvent, OPERATOR } from '@app/domain';
 import { SqliteEventStore } from '@app/infrastructure/sqlite';
 import { EventStore } from '../ports/event-store.port';
@@ -24,14 +25,28 @@ const ticks: Decider<{ count: number }, 'tick', DomainEvent> = {
 const context: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'req_1', causationId: 'req_1' };
 const shown = { waitFor: async () => true };
 
-describe('EventSourcedRepository: newStream (a stream whose id was just generated)', () => {
+/** An embedded store in a scratch folder, fresh for each test of the describe that calls this. */
+function scratchStore(): () => SqliteEventStore {
   let dir: string;
+  let store: SqliteEventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
+    store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return () => store;
+}
+
+describe('EventSourcedRepository: newStream (a stream whose id was just generated)', () => {
+  const scratch = scratchStore();
   let store: SqliteEventStore;
   let reads: string[];
   let counted: EventStore;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
-    store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    store = scratch();
     reads = [];
     // The same store, counting the stream reads the repository makes.
     counted = new Proxy(store, {
@@ -43,10 +58,6 @@ describe('EventSourcedRepository: newStream (a stream whose id was just generate
             }
           : Reflect.get(target, name, target),
     }) as EventStore;
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const create = (repository: EventSourcedRepository, streamId: string, newStream: boolean) =>
@@ -77,13 +88,12 @@ describe('EventSourcedRepository: newStream (a stream whose id was just generate
 });
 
 describe('EventSourcedRepository: settled (what a shutdown waits for before closing the store)', () => {
-  let dir: string;
+  const scratch = scratchStore();
   let store: SqliteEventStore;
   let held: Array<() => void>;
   let holding: EventStore;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'wos-repo-'));
-    store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    store = scratch();
     held = [];
     // The same store, each append held until released (a write in flight).
     holding = new Proxy(store, {
@@ -94,13 +104,9 @@ describe('EventSourcedRepository: settled (what a shutdown waits for before clos
           : Reflect.get(target, name, target),
     }) as EventStore;
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const turns = async (n: number) => {
-    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < n; i++) await setImmediate();
   };
 
   it('resolves at once with nothing queued', async () => {
