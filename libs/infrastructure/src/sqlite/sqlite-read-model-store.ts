@@ -131,6 +131,13 @@ export class SqliteReadModelStore implements ReadModelStore {
     await this.lastWrite;
   }
 
+  /** Hands a transaction to the writer, remembered as the last one (what `settled` waits for). */
+  private handOver(write: Write): Promise<unknown> {
+    const written = this.writer.write(write);
+    this.lastWrite = written.catch(() => undefined);
+    return written;
+  }
+
   /**
    * With `bulkLoad`, a new collection gets only its primary key now: the secondary indexes are
    * built at `swap` (or before the first query or filtered delete that needs them), in one
@@ -293,9 +300,7 @@ export class SqliteReadModelStore implements ReadModelStore {
    * are built here, where the collections are known; JSON is serialised once, here.
    */
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
-    const written = this.writer.write(this.writeOf(ops, checkpoints, deadLetters));
-    this.lastWrite = written.catch(() => undefined);
-    await written;
+    await this.handOver(this.writeOf(ops, checkpoints, deadLetters));
   }
 
   private writeOf(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Write {
@@ -488,10 +493,8 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   /** One schema-changing transaction through the writer; then statements naming tables are prepared anew. */
   private async schemaWrite(write: WriteBuilder): Promise<void> {
-    const written = this.writer.write(write.done());
-    this.lastWrite = written.catch(() => undefined);
     try {
-      await written;
+      await this.handOver(write.done());
     } finally {
       // Prepared statements name tables; after a rename or a drop they must be prepared again.
       this.forgetStatements();
