@@ -6,6 +6,7 @@ import { EventStore, RecordedEvent, SubscribeOptions } from '../ports/event-stor
 import { ProjectionEngine, ProjectorOnlyError } from './projection-engine';
 import { ProjectionMaintenance } from './projection-maintenance';
 import { Projector } from './projector';
+import { eventLoopTurnsDuring } from '../../../../test/support/event-loop-turns';
 
 /**
  * An event store whose positions are 100 apart, as EventStoreDB's are log bytes: a lag counted in
@@ -201,24 +202,13 @@ describe('ProjectionMaintenance on the projector and on a replica', () => {
     await engine.start();
     await events.settled();
 
-    let turns = 0;
-    let counting = true;
-    const turn = () => {
-      turns += 1;
-      if (counting) setImmediate(turn);
-    };
-    const during = async (work: () => Promise<unknown>) => {
-      turns = 0;
-      counting = true;
-      setImmediate(turn);
-      await work();
-      counting = false;
-      return turns;
-    };
-
-    expect(await during(() => maintenance.startRebuild('things').done)).toBeGreaterThanOrEqual(5);
-    // Its replay turns the loop as the rebuild does; comparing, each page of each scan does too.
-    expect(await during(() => maintenance.verify())).toBeGreaterThanOrEqual(30);
+    // One turn at least per replayed batch (maintenance reads 2,000 events a batch), and per page of
+    // each scan a verification compares (the store reads 1,000 documents a page): the live
+    // collection's and the replayed one's.
+    const batches = 10_000 / 2_000;
+    const pagesPerScan = 10_000 / 1_000;
+    expect(await eventLoopTurnsDuring(() => maintenance.startRebuild('things').done)).toBeGreaterThanOrEqual(batches);
+    expect(await eventLoopTurnsDuring(() => maintenance.verify())).toBeGreaterThanOrEqual(batches + 2 * pagesPerScan);
     await engine.stop();
     await read.close();
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from './sqlite-driver';
 import type { WriteOp } from '@app/application/ports';
 import { SqliteReadModelStore } from './sqlite-read-model-store';
+import { eventLoopTurnsDuring } from '../../../../test/support/event-loop-turns';
 
 /** What only the SQLite adapter promises (the behaviour every adapter shares is in test/contract). */
 describe('SqliteReadModelStore list indexes', () => {
@@ -86,20 +87,6 @@ describe('SqliteReadModelStore schema changes with the worker writer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Turns of the event loop while `work` runs: none when it holds the thread to the end. */
-  const turnsDuring = async (work: () => Promise<unknown>) => {
-    let turns = 0;
-    let counting = true;
-    const turn = () => {
-      turns += 1;
-      if (counting) setImmediate(turn);
-    };
-    setImmediate(turn);
-    await work();
-    counting = false;
-    return turns;
-  };
-
   const fill = (collection: string, n: number): WriteOp[] =>
     Array.from({ length: n }, (_, i) => ({
       op: 'put' as const,
@@ -119,7 +106,7 @@ describe('SqliteReadModelStore schema changes with the worker writer', () => {
     await store.apply(fill('things', 10), { things: 10 });
 
     expect(
-      await turnsDuring(() => store.swap([{ from: 'things__next', to: 'things' }], { things: 20_000 }, [])),
+      await eventLoopTurnsDuring(() => store.swap([{ from: 'things__next', to: 'things' }], { things: 20_000 }, [])),
     ).toBeGreaterThan(0);
     expect(await store.getCheckpoints()).toEqual({ things: 20_000 });
     expect((await store.get('things', 't19999'))?.doc).toEqual({ name: 'thing 19999', status: 'open' });
@@ -136,7 +123,7 @@ describe('SqliteReadModelStore schema changes with the worker writer', () => {
 
     await store.init([{ name: 'things__verify', indexes: ['status'] }], { bulkLoad: true });
     await store.apply(fill('things__verify', 20_000), { things__verify: 20_000 });
-    expect(await turnsDuring(() => store.drop(['things__verify'], ['things__verify']))).toBeGreaterThan(0);
+    expect(await eventLoopTurnsDuring(() => store.drop(['things__verify'], ['things__verify']))).toBeGreaterThan(0);
     expect(await store.getCheckpoints()).toEqual({ things: 20_001 });
 
     const db = new Database(file, { readonly: true });
