@@ -76,9 +76,7 @@ function startScript(file, env) {
 }
 
 /** The service runs with `npm start`'s Node flags (the young generation's cap), as operators run it. */
-const START_FLAGS = require('../package.json')
-  .scripts.start.split(' ')
-  .filter((arg) => arg.startsWith('--'));
+const START_FLAGS = require('../scripts/start-flags').startFlags();
 
 /** Profiles are grouped by the phase that started the service (fresh, long-history, ...). */
 let profilePhase = 'service';

@@ -1,14 +1,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFlags } from '../../scripts/start-flags';
 
 const ENTRY = join(__dirname, '..', '..', 'dist', 'apps', 'api', 'src', 'main.js');
 /** `npm start`'s Node flags (the young generation's cap): the tests run the service as operators do. */
-const START_FLAGS = (
-  JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts.start as string
-)
-  .split(' ')
-  .filter((arg) => arg.startsWith('--'));
+const START_FLAGS = startFlags();
 
 let built = false;
 
