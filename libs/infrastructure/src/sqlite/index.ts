@@ -4,3 +4,4 @@ export * from './sqlite-idempotency-store';
 export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';
 export * from './sqlite-snapshot-store';
+export * from './sqlite-process-lock';
