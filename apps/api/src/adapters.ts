@@ -11,8 +11,10 @@ import type {
 } from '@app/application';
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
+  LockHeldError,
   SqliteEventStore,
   SqliteIdempotencyStore,
+  SqliteProcessLock,
   SqliteReadModelStore,
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
@@ -45,6 +47,36 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
   return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'), {
     writer: config.projections === 'inline' ? 'worker' : 'inline',
   });
+}
+
+/**
+ * How long a projector starting on the embedded DATA_DIR waits for the one before it to let go of
+ * the read models: the length of a restart whose old process is still shutting down (its commands
+ * get up to 10 s, its last batch a moment more).
+ */
+const PROJECTOR_LOCK_WAIT_MS = 15_000;
+
+/**
+ * The read models have one writer, the projector (PROJECTIONS=inline, the default). On the embedded
+ * default they are files in DATA_DIR, and a second process started there without
+ * PROJECTIONS=external would write them too, each at its own checkpoints: documents going back to
+ * older states until the slower one catches up, a rebuild of one swapped under the other's batches.
+ * So the projector holds DATA_DIR/projector.lock while it runs, and a second one is refused at start
+ * once the wait is over. The operating system drops the lock with its holder, kill -9 included.
+ * MongoDB read models are not guarded here (null): there the deployment runs one projector.
+ */
+export async function acquireProjectorLock(config: AppConfig): Promise<{ release(): void } | null> {
+  if (config.readStore === 'mongodb') return null;
+  try {
+    return await SqliteProcessLock.acquire(join(config.dataDir, 'projector.lock'), { waitMs: PROJECTOR_LOCK_WAIT_MS });
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    throw new ConfigError(
+      `another process is the projector of DATA_DIR ${config.dataDir} (PROJECTIONS=inline, the default): ` +
+        'the read models have one writer. Start this process with PROJECTIONS=external to add an API replica, ' +
+        'or stop the other projector first',
+    );
+  }
 }
 
 const MONGO_KEYS_DB = 'workspace_operations_keys';

@@ -39,7 +39,13 @@ import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../adapters';
+import {
+  acquireProjectorLock,
+  openEventStore,
+  openReadModelStore,
+  openSnapshotStore,
+  openSubjectKeyStore,
+} from '../adapters';
 import { APP_CONFIG } from '../tokens';
 import { waitAtMost } from '../wait-at-most';
 
@@ -48,6 +54,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Lifecycle');
   private reconciling: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> = Promise.resolve();
+  /** Held while this process is the projector of the embedded read models (adapters.ts). */
+  private projectorLock: { release(): void } | null = null;
 
   constructor(
     private readonly engine: ProjectionEngine,
@@ -76,6 +84,8 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
       return;
     }
+    // One projector per DATA_DIR: before anything here writes the read models.
+    this.projectorLock = await acquireProjectorLock(this.config);
     // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
     for (const leftover of await this.maintenance.cleanUpInterrupted()) {
       this.logger.warn(
@@ -122,6 +132,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.read.close();
     await this.keys.close();
     await this.snapshots.close();
+    this.projectorLock?.release();
   }
 }
 
