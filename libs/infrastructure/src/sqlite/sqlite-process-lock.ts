@@ -24,8 +24,8 @@ export interface LockOptions {
  * lock to clear by hand. Two holders in one process exclude each other too (SQLite tracks its
  * locks per file within a process).
  *
- * The file stays in rollback-journal mode: in WAL mode an exclusive transaction would not keep
- * other connections from reading it, which is all a second holder tries to do first.
+ * The file is never put in WAL mode: in its default rollback-journal mode an exclusive transaction
+ * keeps every other connection out, readers included, for as long as it lasts.
  */
 export class SqliteProcessLock {
   private released = false;
