@@ -43,6 +43,9 @@ describe('One projector per DATA_DIR', () => {
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(/service exited with 2/);
     expect((refused as Error).message).toContain(
+      `Another process holds ${join(dir, 'projector.lock')} (the projector of this DATA_DIR): waiting up to 15 s for it to stop`,
+    );
+    expect((refused as Error).message).toContain(
       `Configuration error: another process is the projector of DATA_DIR ${dir} (PROJECTIONS=inline, the default)`,
     );
     expect((refused as Error).message).toContain('Start this process with PROJECTIONS=external');

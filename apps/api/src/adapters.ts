@@ -65,10 +65,20 @@ const PROJECTOR_LOCK_WAIT_MS = 15_000;
  * once the wait is over. The operating system drops the lock with its holder, kill -9 included.
  * MongoDB read models are not guarded here (null): there the deployment runs one projector.
  */
-export async function acquireProjectorLock(config: AppConfig): Promise<{ release(): void } | null> {
+export async function acquireProjectorLock(
+  config: AppConfig,
+  logger: { warn(message: string): void },
+): Promise<{ release(): void } | null> {
   if (config.readStore === 'mongodb') return null;
+  const file = join(config.dataDir, 'projector.lock');
   try {
-    return await SqliteProcessLock.acquire(join(config.dataDir, 'projector.lock'), { waitMs: PROJECTOR_LOCK_WAIT_MS });
+    return await SqliteProcessLock.acquire(file, {
+      waitMs: PROJECTOR_LOCK_WAIT_MS,
+      onWait: () =>
+        logger.warn(
+          `Another process holds ${file} (the projector of this DATA_DIR): waiting up to ${PROJECTOR_LOCK_WAIT_MS / 1000} s for it to stop`,
+        ),
+    });
   } catch (error) {
     if (!(error instanceof LockHeldError)) throw error;
     throw new ConfigError(

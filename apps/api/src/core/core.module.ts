@@ -85,7 +85,7 @@ class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
       return;
     }
     // One projector per DATA_DIR: before anything here writes the read models.
-    this.projectorLock = await acquireProjectorLock(this.config);
+    this.projectorLock = await acquireProjectorLock(this.config, this.logger);
     // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
     for (const leftover of await this.maintenance.cleanUpInterrupted()) {
       this.logger.warn(

@@ -31,12 +31,20 @@ describe('SqliteProcessLock', () => {
     await expect(acquire()).resolves.toBeInstanceOf(SqliteProcessLock);
   });
 
-  it('waits for a holder that lets go within the wait', async () => {
+  it('waits for a holder that lets go within the wait, saying once that it waits', async () => {
     const first = await acquire();
     setTimeout(() => first.release(), 150);
     const started = Date.now();
-    await acquire({ waitMs: 5_000, retryMs: 20 });
+    const onWait = jest.fn();
+    await acquire({ waitMs: 5_000, retryMs: 20, onWait });
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(onWait).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not say it waits when the lock is free', async () => {
+    const onWait = jest.fn();
+    await acquire({ waitMs: 5_000, onWait });
+    expect(onWait).not.toHaveBeenCalled();
   });
 
   it('gives up once the wait is over, naming the file', async () => {

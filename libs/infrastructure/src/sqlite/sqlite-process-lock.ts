@@ -14,6 +14,8 @@ export interface LockOptions {
   waitMs?: number;
   /** The pause between tries (ms; default 100). */
   retryMs?: number;
+  /** Called once, when the first try finds the lock held and a wait begins. */
+  onWait?: () => void;
 }
 
 /**
@@ -37,10 +39,11 @@ export class SqliteProcessLock {
 
   static async acquire(file: string, options: LockOptions = {}): Promise<SqliteProcessLock> {
     const deadline = Date.now() + (options.waitMs ?? 0);
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const db = tryLock(file);
       if (db) return new SqliteProcessLock(file, db);
       if (Date.now() >= deadline) throw new LockHeldError(file);
+      if (attempt === 0) options.onWait?.();
       await sleep(options.retryMs ?? 100);
     }
   }
