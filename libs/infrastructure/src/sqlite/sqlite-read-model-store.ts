@@ -67,6 +67,7 @@ export interface SqliteReadModelStoreOptions {
 
 const SAVE_CHECKPOINT =
   'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
+const DELETE_CHECKPOINT = 'DELETE FROM checkpoints WHERE name = ?';
 const PARK_DEAD_LETTER = `INSERT OR REPLACE INTO dead_letters (projection, position, event_id, stream_id, event_type, error, first_failed_at, last_failed_at, attempts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DELETE_DEAD_LETTER = 'DELETE FROM dead_letters WHERE projection = ? AND position = ?';
@@ -93,7 +94,6 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly collections = new Map<string, CollectionSpec>();
   /** Collections filled in bulk whose secondary indexes are not built yet (see `init`). */
   private readonly deferredIndexes = new Set<string>();
-  private readonly saveCheckpoint: Database.Statement;
   private readonly deleteDeadLetter: Database.Statement;
   private readonly writer: { write(write: Write): Promise<unknown>; close(): Promise<void> };
   /** The last write handed to the writer: schema changes on this connection wait for it. */
@@ -105,7 +105,6 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
-    this.saveCheckpoint = this.db.prepare(SAVE_CHECKPOINT);
     // Parked events live beside the checkpoints, so parking one and moving past it is one transaction.
     this.db.exec(`CREATE TABLE IF NOT EXISTS dead_letters (
       projection TEXT NOT NULL, position INTEGER NOT NULL, event_id TEXT NOT NULL, stream_id TEXT NOT NULL,
@@ -452,14 +451,14 @@ export class SqliteReadModelStore implements ReadModelStore {
    * Schema changes of a rebuild or a verification (dropping a collection, swapping one in) go
    * through the writer like any write: on the worker thread, dropping a large table and building
    * a swapped-in collection's indexes (1.7 s for 500,000 projects) no longer hold the API's event
-   * loop. The writer runs writes in order, so the ones
-   * handed to it before have ended; this connection's prepared statements are dropped after.
+   * loop. The writer runs writes in order, so the ones handed to it before have ended; this
+   * connection's prepared statements are dropped after.
    */
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
     collections.forEach(assertName);
     const write = new WriteBuilder();
     for (const collection of collections) write.run(`DROP TABLE IF EXISTS ${tableOf(collection)}`, []);
-    for (const name of checkpointNames) write.run('DELETE FROM checkpoints WHERE name = ?', [name]);
+    for (const name of checkpointNames) write.run(DELETE_CHECKPOINT, [name]);
     await this.schemaWrite(write);
     for (const collection of collections) {
       this.collections.delete(collection);
@@ -481,7 +480,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       swapped.push({ from, to, spec });
     }
     for (const [name, position] of Object.entries(checkpoints)) write.run(SAVE_CHECKPOINT, [name, position]);
-    for (const name of dropCheckpoints) write.run('DELETE FROM checkpoints WHERE name = ?', [name]);
+    for (const name of dropCheckpoints) write.run(DELETE_CHECKPOINT, [name]);
     await this.schemaWrite(write);
     for (const { from, to, spec } of swapped) {
       this.collections.delete(from);
