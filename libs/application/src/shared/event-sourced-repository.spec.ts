@@ -25,6 +25,13 @@ const ticks: Decider<{ count: number }, 'tick', DomainEvent> = {
 const context: CommandContext = { actor: OPERATOR, workspaceId: 'ws_1', requestId: 'req_1', causationId: 'req_1' };
 const shown = { waitFor: async () => true };
 
+/** `store` with one method replaced; every other member is the store's own. */
+function replacing<K extends keyof EventStore>(store: EventStore, method: K, replacement: EventStore[K]): EventStore {
+  return new Proxy(store, {
+    get: (target, name) => (name === method ? replacement : Reflect.get(target, name, target)),
+  });
+}
+
 /** An embedded store in a scratch folder, fresh for each test of the describe that calls this. */
 function scratchStore(): () => SqliteEventStore {
   let dir: string;
@@ -49,15 +56,10 @@ describe('EventSourcedRepository: newStream (a stream whose id was just generate
     store = scratch();
     reads = [];
     // The same store, counting the stream reads the repository makes.
-    counted = new Proxy(store, {
-      get: (target, name) =>
-        name === 'readStream'
-          ? (streamId: string, options?: object) => {
-              reads.push(streamId);
-              return target.readStream(streamId, options);
-            }
-          : Reflect.get(target, name, target),
-    }) as EventStore;
+    counted = replacing(store, 'readStream', (streamId, options) => {
+      reads.push(streamId);
+      return store.readStream(streamId, options);
+    });
   });
 
   const create = (repository: EventSourcedRepository, streamId: string, newStream: boolean) =>
@@ -96,13 +98,9 @@ describe('EventSourcedRepository: settled (what a shutdown waits for before clos
     store = scratch();
     held = [];
     // The same store, each append held until released (a write in flight).
-    holding = new Proxy(store, {
-      get: (target, name) =>
-        name === 'appendToStreams'
-          ? (...args: Parameters<EventStore['appendToStreams']>) =>
-              new Promise<void>((release) => held.push(release)).then(() => target.appendToStreams(...args))
-          : Reflect.get(target, name, target),
-    }) as EventStore;
+    holding = replacing(store, 'appendToStreams', (appends) =>
+      new Promise<void>((release) => held.push(release)).then(() => store.appendToStreams(appends)),
+    );
   });
 
   const turns = async (n: number) => {
