@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { Decider, DomainEvent, OPERATOR } from '@app/domain';
+import { Decider, DomainError, DomainEvent, OPERATOR } from '@app/domain';
 import { SqliteEventStore } from '@app/infrastructure/sqlite';
 import { EventStore } from '../ports/event-store.port';
 import { CommandContext } from './command-context';
@@ -135,5 +135,138 @@ describe('EventSourcedRepository: settled (what a shutdown waits for before clos
     await settling;
     expect((await store.readStream('thing-a')).map((e) => e.type)).toEqual(['thing.ticked', 'thing.ticked']);
     await second;
+  });
+});
+
+/** A value that only changes when a command sets a different one; `lock`ed, it refuses changes. */
+type Setting = { value: string; locked: boolean };
+const setting: Decider<Setting, string, DomainEvent> = {
+  initialState: () => ({ value: '', locked: false }),
+  evolve: (state, event) =>
+    event.type === 'setting.locked'
+      ? { ...state, locked: true }
+      : event.type === 'setting.unlocked'
+        ? { ...state, locked: false }
+        : { ...state, value: (event.data as { value: string }).value },
+  decide: (command, state) => {
+    if (command === 'lock') return [{ type: 'setting.locked', data: {} }];
+    if (command === 'unlock') return [{ type: 'setting.unlocked', data: {} }];
+    if (state.locked) throw new DomainError('conflict', 'The setting is locked');
+    return state.value === command ? [] : [{ type: 'setting.set', data: { value: command } }];
+  },
+};
+
+describe('EventSourcedRepository: states held in memory are decided on without reading them', () => {
+  const scratch = scratchStore();
+  let store: SqliteEventStore;
+  let reads: string[];
+  let counted: EventStore;
+  let here: EventSourcedRepository;
+  /** Another process on the same store: its appends reach the store, never `here`'s states. */
+  let there: EventSourcedRepository;
+  beforeEach(() => {
+    store = scratch();
+    reads = [];
+    counted = replacing(store, 'readStream', (streamId, options) => {
+      reads.push(streamId);
+      return store.readStream(streamId, options);
+    });
+    here = new EventSourcedRepository(counted, { now: () => 1 }, shown);
+    there = new EventSourcedRepository(store, { now: () => 2 }, shown);
+  });
+
+  const set = (repository: EventSourcedRepository, command: string, streamId = 'setting-1') =>
+    repository.transact(streamId, context, (unit) => unit.decide(setting, streamId, command));
+  const values = async (streamId = 'setting-1') =>
+    (await store.readStream(streamId)).map((e) =>
+      e.type === 'setting.set' ? (e.data as { value: string }).value : e.type,
+    );
+
+  it('a write on a held state reads nothing: the append checks the revision it was decided on', async () => {
+    await set(here, 'a');
+    reads.length = 0;
+    const { result } = await set(here, 'b');
+    expect(result.revision).toBe(1);
+    expect(reads).toEqual([]);
+    // A stream only looked at is checked by the write, not read either.
+    await here.transact('setting-2', context, async (unit) => {
+      await unit.load(setting, 'setting-1');
+      return unit.decide(setting, 'setting-2', 'x');
+    });
+    reads.length = 0;
+    await here.transact('setting-2', context, async (unit) => {
+      await unit.load(setting, 'setting-1');
+      return unit.decide(setting, 'setting-2', 'y');
+    });
+    expect(reads).toEqual([]);
+  });
+
+  it('another process moved the stream: the append conflicts, and the retry decides on what it wrote', async () => {
+    await set(here, 'a');
+    await set(there, 'b');
+    const { result } = await set(here, 'c');
+    expect(result.revision).toBe(2);
+    expect(await values()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('another process moved a stream that was only looked at: the write conflicts on its check and is decided again', async () => {
+    await set(here, 'open', 'setting-gate');
+    await set(there, 'lock', 'setting-gate');
+    // Writes setting-2 only if the gate, looked at, is not locked: it is now, whatever `here` held.
+    const writeBehindGate = () =>
+      here.transact('setting-2', context, async (unit) => {
+        const { state } = await unit.load(setting, 'setting-gate');
+        if (state.locked) throw new DomainError('conflict', 'The gate is locked');
+        return unit.decide(setting, 'setting-2', 'through');
+      });
+    await expect(writeBehindGate()).rejects.toThrow('The gate is locked');
+    expect(await values('setting-2')).toEqual([]);
+  });
+
+  it('a command that writes nothing is answered on a state read again, not on a stale one', async () => {
+    await set(here, 'a');
+    await set(there, 'b');
+    reads.length = 0;
+    // Held, the state says 'a' (nothing to write); in the store it is 'b', so 'a' is written.
+    const { result, position } = await set(here, 'a');
+    expect(result.events).toHaveLength(1);
+    expect(position).toBeGreaterThan(0);
+    expect(await values()).toEqual(['a', 'b', 'a']);
+    // A no-op on a state that is current costs one read of at most one event, and writes nothing.
+    reads.length = 0;
+    const { result: noop } = await set(here, 'a');
+    expect(noop.events).toEqual([]);
+    expect(reads).toEqual(['setting-1']);
+  });
+
+  it('a command refused on a held state is decided again on the current one before the refusal is answered', async () => {
+    await set(here, 'lock');
+    await set(there, 'unlock');
+    const { result } = await set(here, 'b');
+    expect(result.events.map((e) => e.type)).toEqual(['setting.set']);
+    expect(await values()).toEqual(['setting.locked', 'setting.unlocked', 'b']);
+    // Refused on a current state: refused, after one read that finds nothing newer.
+    await set(there, 'lock');
+    await expect(set(here, 'c')).rejects.toThrow('The setting is locked');
+    await expect(set(here, 'c')).rejects.toThrow('The setting is locked');
+  });
+
+  it('a store that cannot be read to confirm a held state fails the command, which is not answered on it', async () => {
+    await set(here, 'a');
+    await set(there, 'b');
+    const failing = new EventSourcedRepository(
+      replacing(store, 'readStream', async () => {
+        throw new Error('disk gone');
+      }),
+      { now: () => 3 },
+      shown,
+    );
+    // `failing` holds the state of a stream it created (nothing read), which another process then moves.
+    await failing.transact('setting-new', context, (unit) =>
+      unit.decide(setting, 'setting-new', 'a', { newStream: true }),
+    );
+    await set(there, 'b', 'setting-new');
+    await expect(set(failing, 'a', 'setting-new')).rejects.toThrow('disk gone');
+    expect(await values('setting-new')).toEqual(['a', 'b']);
   });
 });

@@ -109,6 +109,11 @@ interface Tracked {
   events: NewEvent[];
   /** Whether a unit that finished used it (a failed unit's streams are not conditions). */
   used: boolean;
+  /**
+   * Taken from the state cache without looking for newer events: true until the batch's append
+   * (which checks its revision) or a read confirms it.
+   */
+  unverified: boolean;
   order: 'first' | 'last' | undefined;
 }
 
@@ -277,9 +282,11 @@ export class EventSourcedRepository {
     for (let attempt = 0; ; attempt++) {
       const streams = new Map<string, Tracked>();
       const results: ({ ok: unknown } | { error: unknown })[] = [];
+      // The first attempt decides on cached states as they are; after a conflict (or a cached
+      // state found stale) nothing is assumed: every stream is read.
+      const optimistic = attempt === 0;
       for (const queued of batch) {
-        // After a conflict nothing is assumed: every stream is read.
-        const unit = new Unit(this, streams, queued.context, attempt === 0);
+        const unit = new Unit(this, streams, queued.context, optimistic);
         try {
           const result = await queued.work(unit);
           unit.commitTo(streams);
@@ -311,6 +318,19 @@ export class EventSourcedRepository {
       appends.sort((a, b) => rank(a) - rank(b));
       let position = 0;
       const written = appends.filter((a) => a.events.length > 0).map((a) => a.streamId);
+      // An answer that no append will check (nothing written, or a command refused) must not rest
+      // on a state another process has moved past: read what the cache gave, and decide again if so.
+      const refused = results.some((result) => 'error' in result);
+      if (optimistic && (written.length === 0 || refused)) {
+        let current: boolean;
+        try {
+          current = await this.confirm(streams);
+        } catch (error) {
+          batch.forEach((q) => q.reject(error)); // the store could not be read: nothing is answered
+          return;
+        }
+        if (!current) continue;
+      }
       if (written.length > 0) {
         try {
           const written = await this.store.appendToStreams(appends);
@@ -321,7 +341,9 @@ export class EventSourcedRepository {
         } catch (error) {
           if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) {
             // The cached states are untouched (folds are pure): the retry reads only newer events.
-            await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+            // A first conflict is most often a held state that another process has moved: decided
+            // again at once. A later one is a race with another writer: back off a little.
+            if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
             continue;
           }
           batch.forEach((q) => q.reject(error));
@@ -337,19 +359,26 @@ export class EventSourcedRepository {
     }
   }
 
-  /** Loads a stream into the batch's view (once per batch); a new stream (see `newStream`) is not read. */
+  /**
+   * Loads a stream into the batch's view (once per batch). A new stream (see `newStream`) is not
+   * read; nor, when `optimistic`, is a stream whose state is cached: the batch's append checks the
+   * revision it was decided on, and `confirm` reads it where no append will.
+   */
   async track(
     streams: Map<string, Tracked>,
     decider: AnyDecider<Erased>,
     streamId: string,
     assumeNew = false,
+    optimistic = false,
   ): Promise<Tracked> {
     let tracked = streams.get(streamId);
     if (!tracked) {
+      const cached = optimistic ? this.cache.get(streamId) : undefined;
       const loaded: Pick<Cached, 'revision' | 'state'> =
-        assumeNew && !this.cache.has(streamId)
+        cached ??
+        (assumeNew && !this.cache.has(streamId)
           ? { revision: -1, state: decider.initialState() }
-          : await this.loadState(decider, streamId);
+          : await this.loadState(decider, streamId));
       tracked = streams.get(streamId); // loaded meanwhile by a concurrent load of the same unit
       if (!tracked) {
         tracked = {
@@ -359,12 +388,28 @@ export class EventSourcedRepository {
           revision: loaded.revision,
           events: [],
           used: false,
+          unverified: cached !== undefined,
           order: undefined,
         };
         streams.set(streamId, tracked);
       }
     }
     return tracked;
+  }
+
+  /**
+   * Whether every stream the batch took from the cache unread is still at that revision. Asked
+   * when no append will check them: the batch writes nothing (a no-op, a retried create), or a
+   * command was refused on what the cache said. One read of at most one event per such stream.
+   */
+  private async confirm(streams: Map<string, Tracked>): Promise<boolean> {
+    for (const [streamId, tracked] of streams) {
+      if (!tracked.unverified) continue;
+      const newer = await this.store.readStream(streamId, { fromRevision: tracked.loadedRevision + 1, maxCount: 1 });
+      if (newer.length > 0) return false;
+      tracked.unverified = false;
+    }
+    return true;
   }
 
   private async loadState(decider: AnyDecider<Erased>, streamId: string): Promise<Cached> {
@@ -479,14 +524,23 @@ class Unit implements UnitOfWork {
     private readonly repository: EventSourcedRepository,
     private readonly batch: Map<string, Tracked>,
     private readonly context: CommandContext,
-    /** Whether `newStream` may be taken at its word (not after a conflict). */
-    private readonly trustNew: boolean,
+    /**
+     * First attempt: cached states are taken as they are, and `newStream` at its word (the append
+     * checks both). After a conflict, every stream is read.
+     */
+    private readonly optimistic: boolean,
   ) {}
 
   private async view(decider: AnyDecider<Erased>, streamId: string, newStream = false): Promise<Tracked> {
     const mine = this.own.get(streamId);
     if (mine) return mine;
-    const shared = await this.repository.track(this.batch, decider, streamId, newStream && this.trustNew);
+    const shared = await this.repository.track(
+      this.batch,
+      decider,
+      streamId,
+      newStream && this.optimistic,
+      this.optimistic,
+    );
     const copy = { ...shared, events: [] as NewEvent[] };
     this.own.set(streamId, copy);
     return copy;
