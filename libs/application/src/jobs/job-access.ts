@@ -1,6 +1,9 @@
 import {
   JOB_NOT_FOUND,
+  JobCommand,
+  jobDecider,
   JobState,
+  jobStream,
   JobView,
   notFound,
   PROJECT_NOT_FOUND,
@@ -11,7 +14,7 @@ import {
 import { ReadModelStore } from '../ports/read-model.port';
 import { PROJECTS } from '../projects/project.projector';
 import { CommandContext } from '../shared/command-context';
-import { EventSourcedRepository } from '../shared/event-sourced-repository';
+import { EventSourcedRepository, UnitOfWork } from '../shared/event-sourced-repository';
 import { ownDocument, ownedBy } from '../shared/tenant';
 import { JOBS } from './job.projector';
 
@@ -21,17 +24,32 @@ import { JOBS } from './job.projector';
  */
 
 /**
- * Command side: read from the project's stream, not the read model, so that the check sees a
- * deletion the moment it is appended (the create-job handler relies on that to close its race
- * with a project deletion).
+ * Command side, inside a unit of work: the project's stream, not the read model, so that the check
+ * sees a deletion the moment it is appended. The unit's write is conditional on that stream at the
+ * revision seen (appended or checked), so a project deleted meanwhile makes the write conflict and
+ * the retry answer 404: no job changes, or is created, under a deleted project.
  */
-export async function assertOwnLiveProject(
+export async function assertOwnLiveProject(unit: UnitOfWork, context: CommandContext, projectId: string) {
+  const { state } = await unit.load(projectDecider, projectStream(projectId));
+  if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+}
+
+/**
+ * Decides `command` on a job of a live project of the caller's workspace, in one unit: the project
+ * first (404 `Project not found`), then the job (404 `Job not found` unless of this project).
+ */
+export async function decideOnJob(
   repository: EventSourcedRepository,
   context: CommandContext,
   projectId: string,
+  jobId: string,
+  command: (state: JobState) => JobCommand,
 ) {
-  const { state } = await repository.load(projectDecider, projectStream(projectId));
-  if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+  const { result } = await repository.transact(jobStream(jobId), context, async (unit) => {
+    await assertOwnLiveProject(unit, context, projectId);
+    return unit.decide(jobDecider, jobStream(jobId), onJobOf(context, projectId, command));
+  });
+  return result;
 }
 
 /** Query side: the project's read model document, or 404. */

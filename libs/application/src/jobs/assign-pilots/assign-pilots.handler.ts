@@ -5,11 +5,9 @@ import {
   JOB_ANSWERS,
   JOB_NOT_FOUND,
   JobCommand,
-  jobDecider,
   JobEvent,
   jobOccurrences,
   JobState,
-  jobStream,
   notFound,
 } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
@@ -17,7 +15,7 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
 import { MEMBERS, MemberDoc } from '../../workspaces/workspace.projector';
-import { assertOwnLiveProject, isJobOf, onJobOf, unique } from '../job-access';
+import { decideOnJob, unique } from '../job-access';
 import { AssignPilotsCommand, AssignPilotsResult } from './assign-pilots.command';
 
 /**
@@ -36,19 +34,15 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
   async execute({ context, projectId, jobId, pilotIds }: AssignPilotsCommand): Promise<AssignPilotsResult> {
     const workspaceId = requireWorkspace(context);
     const requested = unique(pilotIds);
-    await assertOwnLiveProject(this.repository, context, projectId);
-    // "Job not found" comes before "One or more pilots not found" (docs/api.md, Jobs, lists them in that order).
-    const { state } = await this.repository.load(jobDecider, jobStream(jobId));
-    if (!isJobOf(state, context, projectId) || state.status !== 'live') throw notFound(JOB_NOT_FOUND);
-    await this.assertPilots(workspaceId, requested);
-
+    // Looked up before deciding (a decision cannot wait for I/O), judged after the project and the
+    // job: "Job not found" comes before "One or more pilots not found" (docs/api.md, Jobs).
+    const pilotsFound = await this.arePilots(workspaceId, requested);
     const now = this.clock.now();
-    const outcome = await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (): JobCommand => ({ type: 'AssignPilots', pilotIds: requested, now })),
-      context,
-    );
+    const outcome = await decideOnJob(this.repository, context, projectId, jobId, (state): JobCommand => {
+      if (state.status !== 'live') throw notFound(JOB_NOT_FOUND);
+      if (!pilotsFound) throw notFound(ASSIGNMENT_MESSAGES.pilotsNotFound);
+      return { type: 'AssignPilots', pilotIds: requested, now };
+    });
     const event = outcome.events[0] as Extract<JobEvent, { type: 'job.pilots_assigned' }> | undefined;
     const assigned = event?.data.pilot_ids ?? [];
     const skipped = requested.filter((id) => !assigned.includes(id));
@@ -63,10 +57,9 @@ export class AssignPilotsHandler implements ICommandHandler<AssignPilotsCommand,
   }
 
   /** Pilots are members of this workspace with the role `pilot`; anything else is "not found". */
-  private async assertPilots(workspaceId: string, pilotIds: string[]) {
+  private async arePilots(workspaceId: string, pilotIds: string[]): Promise<boolean> {
     const members = await Promise.all(pilotIds.map((id) => this.read.get<MemberDoc>(MEMBERS, id)));
-    const allPilots = members.every((m) => m !== null && m.workspaceId === workspaceId && m.doc.role === 'pilot');
-    if (!allPilots) throw notFound(ASSIGNMENT_MESSAGES.pilotsNotFound);
+    return members.every((m) => m !== null && m.workspaceId === workspaceId && m.doc.role === 'pilot');
   }
 }
 

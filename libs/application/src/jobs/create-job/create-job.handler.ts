@@ -4,12 +4,8 @@ import {
   JOB_MESSAGES,
   jobDecider,
   jobStream,
-  notFound,
-  PROJECT_NOT_FOUND,
-  projectDecider,
   projectJobsDecider,
   projectJobsStream,
-  projectStream,
   validationError,
 } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
@@ -18,7 +14,7 @@ import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { isJobTypeOfWorkspace } from '../../job-types/job-type-lookup';
 import { newResourceId } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
-import { ownedBy, requireWorkspace } from '../../shared/tenant';
+import { requireWorkspace } from '../../shared/tenant';
 import { assertOwnLiveProject } from '../job-access';
 import { CreateJobCommand } from './create-job.command';
 
@@ -33,9 +29,8 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, { id:
 
   async execute({ context, projectId, input }: CreateJobCommand) {
     const workspaceId = requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
-    if (!(await isJobTypeOfWorkspace(this.read, workspaceId, input.type)))
-      throw validationError(JOB_MESSAGES.typeUnknown);
+    // Looked up before deciding (a decision cannot wait for I/O), judged after the project.
+    const typeKnown = await isJobTypeOfWorkspace(this.read, workspaceId, input.type);
     const id = newResourceId(this.ids, 'job', context, [projectId]);
     const now = this.clock.now();
     // One write: the job, its place in the project's job list, and (checked, not written) the
@@ -43,8 +38,8 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, { id:
     // retry sees the deletion; a deletion deciding meanwhile sees the list move and fails likewise.
     // So no job outlives its project.
     await this.repository.transact(projectJobsStream(projectId), context, async (unit) => {
-      const { state: project } = await unit.load(projectDecider, projectStream(projectId));
-      if (project.status !== 'live' || !ownedBy(project.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
+      await assertOwnLiveProject(unit, context, projectId);
+      if (!typeKnown) throw validationError(JOB_MESSAGES.typeUnknown);
       const job = await unit.decide(
         jobDecider,
         jobStream(id),

@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JobCommand, jobDecider, jobStream } from '@app/domain';
+import { JobCommand } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
-import { assertOwnLiveProject, onJobOf } from '../job-access';
+import { decideOnJob } from '../job-access';
 import { DeleteJobCommand } from './delete-job.command';
 
 @CommandHandler(DeleteJobCommand)
@@ -16,13 +16,7 @@ export class DeleteJobHandler implements ICommandHandler<DeleteJobCommand> {
 
   async execute({ context, projectId, jobId }: DeleteJobCommand) {
     requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
     const now = this.clock.now();
-    await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (): JobCommand => ({ type: 'DeleteJob', now })),
-      context,
-    );
+    await decideOnJob(this.repository, context, projectId, jobId, (): JobCommand => ({ type: 'DeleteJob', now }));
   }
 }

@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JOB_ANSWERS, JobCommand, jobDecider, JobEvent, jobStream } from '@app/domain';
+import { JOB_ANSWERS, JobCommand, JobEvent } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
-import { assertOwnLiveProject, onJobOf, unique } from '../job-access';
+import { decideOnJob, unique } from '../job-access';
 import { UnassignPilotsCommand, UnassignPilotsResult } from './unassign-pilots.command';
 
 /**
@@ -21,14 +21,12 @@ export class UnassignPilotsHandler implements ICommandHandler<UnassignPilotsComm
 
   async execute({ context, projectId, jobId, pilotIds }: UnassignPilotsCommand): Promise<UnassignPilotsResult> {
     requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
     const now = this.clock.now();
-    const outcome = await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (): JobCommand => ({ type: 'UnassignPilots', pilotIds: unique(pilotIds), now })),
-      context,
-    );
+    const outcome = await decideOnJob(this.repository, context, projectId, jobId, (): JobCommand => ({
+      type: 'UnassignPilots',
+      pilotIds: unique(pilotIds),
+      now,
+    }));
     const event = outcome.events[0] as Extract<JobEvent, { type: 'job.pilots_unassigned' }>;
     return {
       message: JOB_ANSWERS.pilotsUnassigned,

@@ -80,4 +80,26 @@ describe('UpdateJobHandler (embedded event store)', () => {
 
     await spec.whenRefused(() => update({ name: 'x' }), 'not_found', JOB_NOT_FOUND);
   });
+  it('a project deleted by another process after this one held it: the update is not found, nothing is written', async () => {
+    await update({ name: 'First' }); // this process now holds the project's and the job's states
+    // Appended straight to the store, as another process would: this process's states do not know.
+    await spec.given(projectStream('prj_1'), {
+      type: 'project.deleted',
+      data: { id: 'prj_1', workspace_id: 'ws_1', deleted: NOW - 1 },
+    });
+    await spec.whenRefused(() => update({ name: 'Second' }), 'not_found', PROJECT_NOT_FOUND);
+  });
+
+  it('a change to what the job held here says, after another process changed it, is decided on the current job', async () => {
+    await update({ name: 'Mine' });
+    await spec.given(jobStream('job_1'), {
+      type: 'job.updated',
+      data: { id: 'job_1', workspace_id: 'ws_1', project_id: 'prj_1', changes: { name: 'Theirs' }, updated: NOW },
+    });
+    const { result, events } = await spec.when(() => update({ name: 'Mine' }));
+    expect(result).toEqual({ revision: 3 });
+    expect(events.map((e) => e.data)).toEqual([
+      { id: 'job_1', workspace_id: 'ws_1', project_id: 'prj_1', changes: { name: 'Mine' }, updated: NOW },
+    ]);
+  });
 });

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JOB_MESSAGES, JobCommand, jobDecider, jobStream, validationError } from '@app/domain';
+import { JOB_MESSAGES, JobCommand, validationError } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { isJobTypeOfWorkspace } from '../../job-types/job-type-lookup';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { requireWorkspace } from '../../shared/tenant';
-import { assertOwnLiveProject, onJobOf } from '../job-access';
+import { decideOnJob } from '../job-access';
 import { UpdateJobCommand } from './update-job.command';
 
 @CommandHandler(UpdateJobCommand)
@@ -19,22 +19,16 @@ export class UpdateJobHandler implements ICommandHandler<UpdateJobCommand, { rev
 
   async execute({ context, projectId, jobId, changes }: UpdateJobCommand) {
     const workspaceId = requireWorkspace(context);
-    await assertOwnLiveProject(this.repository, context, projectId);
     // Looked up before deciding (a decision cannot wait for I/O); judged only if the type changes,
     // so sending back the type a job already has never fails, even if that custom type was deleted.
     const typeKnown = changes.type === undefined || (await isJobTypeOfWorkspace(this.read, workspaceId, changes.type));
     const now = this.clock.now();
-    const outcome = await this.repository.execute(
-      jobDecider,
-      jobStream(jobId),
-      onJobOf(context, projectId, (state): JobCommand => {
-        if (!typeKnown && state.status === 'live' && state.fields.type !== changes.type) {
-          throw validationError(JOB_MESSAGES.typeUnknown);
-        }
-        return { type: 'UpdateJob', changes, now };
-      }),
-      context,
-    );
+    const outcome = await decideOnJob(this.repository, context, projectId, jobId, (state): JobCommand => {
+      if (!typeKnown && state.status === 'live' && state.fields.type !== changes.type) {
+        throw validationError(JOB_MESSAGES.typeUnknown);
+      }
+      return { type: 'UpdateJob', changes, now };
+    });
     return { revision: outcome.revision };
   }
 }
