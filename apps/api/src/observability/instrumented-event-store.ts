@@ -1,7 +1,12 @@
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '@app/application';
+import { AppendResult, EventStore, ExpectedRevision, NewEvent, WrongExpectedRevisionError } from '@app/application';
 import { ServiceMetrics } from './metrics';
 
-/** The configured event store, with append latency recorded (a decorator: same port, same behaviour). */
+/**
+ * The configured event store, with append latency recorded (a decorator: same port, same
+ * behaviour). A conflict (an expected revision another writer moved: the command is decided again)
+ * is told apart from a failure: commands decide first on the states they hold, so conflicts are
+ * how another process's writes are found, and their rate is what an operator watches.
+ */
 export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics): EventStore {
   return {
     async appendToStream(
@@ -15,7 +20,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
         stop({ outcome: 'ok' });
         return result;
       } catch (error) {
-        stop({ outcome: 'error' });
+        stop({ outcome: outcomeOf(error) });
         throw error;
       }
     },
@@ -26,7 +31,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
         stop({ outcome: 'ok' });
         return result;
       } catch (error) {
-        stop({ outcome: 'error' });
+        stop({ outcome: outcomeOf(error) });
         throw error;
       }
     },
@@ -38,3 +43,5 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
     close: () => store.close(),
   };
 }
+
+const outcomeOf = (error: unknown) => (error instanceof WrongExpectedRevisionError ? 'conflict' : 'error');

@@ -17,7 +17,7 @@ export class ServiceMetrics {
 
   readonly appendDuration = new Histogram({
     name: 'event_store_append_duration_seconds',
-    help: 'Time from an append request to its durable acknowledgement (group commit included)',
+    help: 'Time from an append request to its durable acknowledgement (group commit included); outcome ok, conflict or error',
     labelNames: ['outcome'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],
