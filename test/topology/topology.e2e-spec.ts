@@ -13,6 +13,8 @@ import { startServiceProcess } from '../support/service-start';
  *
  * - a write through any process is read back at once through any other (read-your-writes across
  *   processes: 0 stale reads);
+ * - a command through one process is decided on what the others wrote, although each decides
+ *   first on the states it holds in memory;
  * - every /ready is 200 after thousands of events (replicas judge the projector's stored
  *   checkpoints, not their own engine, which never runs);
  * - a rebuild or verify sent to a replica is refused (409) and loses nothing: every project still
@@ -120,6 +122,54 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
       }
     }
     expect(stale).toBe(0);
+  });
+
+  it('decides a command on what the other processes wrote, not on the states it held (0 lost or stale decisions)', async () => {
+    const all = clients();
+    const [p, a, b] = all;
+    const tenant = tenants[0];
+    const project = (await createProject(p, tenant)).body.id;
+    const created = await p.call('POST', `/v1/projects/${project}/jobs`, tenant.fullKey, {
+      name: 'Held',
+      type: 'drone_inspection',
+      job_pattern: 'one_time',
+      start_date: new Date().toISOString().slice(0, 10),
+    });
+    expect(created.status).toBe(201);
+    const job = `/v1/projects/${project}/jobs/${created.body.id}`;
+    // Every process now holds the project's and the job's states in memory.
+    for (const via of all)
+      expect((await via.call('PATCH', job, tenant.fullKey, { priority: 'high' })).status).toBe(200);
+
+    // Changed through one process, then set back through another, which held the old name: for the
+    // second, sending what it held is a change to write, not a no-op.
+    expect((await a.call('PATCH', job, tenant.fullKey, { name: 'Changed through a replica' })).status).toBe(200);
+    const back = await b.call('PATCH', job, tenant.fullKey, { name: 'Held' });
+    expect(back.status).toBe(200);
+    expect((await p.call('GET', job, tenant.readKey)).body.name).toBe('Held');
+
+    // The project deleted through one process: the others, which held it live, refuse the job's
+    // change and write nothing.
+    expect((await a.call('DELETE', `/v1/projects/${project}`, tenant.fullKey)).status).toBe(204);
+    projects.delete(project);
+    for (const via of [p, b]) {
+      const refused = await via.call('PATCH', job, tenant.fullKey, { name: 'After the delete' });
+      expect(refused).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+    }
+    // The job's stream, as an auditor exports it: the changes above in order, nothing after the delete.
+    const exported = await p.admin('GET', `/events/export?stream=job-${created.body.id}`);
+    expect(exported.status).toBe(200);
+    const events = exported.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.map((e) => [e.type, e.data.changes?.name])).toEqual([
+      ['job.created', undefined],
+      ['job.updated', undefined], // priority, through the first process to hold the job
+      ['job.updated', 'Changed through a replica'],
+      ['job.updated', 'Held'],
+      ['job.deleted', undefined],
+    ]);
   });
 
   it('answers /ready 200 on all three after thousands of events, with the projector’s real checkpoints', async () => {
