@@ -47,45 +47,50 @@ function scratchStore(): () => SqliteEventStore {
   return () => store;
 }
 
-describe('EventSourcedRepository: newStream (a stream whose id was just generated)', () => {
+/** A scratch store, and the same store counting the stream reads made through it (`counted`). */
+function countingStore(): { store: SqliteEventStore; counted: EventStore; reads: string[] } {
   const scratch = scratchStore();
-  let store: SqliteEventStore;
-  let reads: string[];
-  let counted: EventStore;
+  const stores = { reads: [] as string[] } as { store: SqliteEventStore; counted: EventStore; reads: string[] };
   beforeEach(() => {
-    store = scratch();
-    reads = [];
-    // The same store, counting the stream reads the repository makes.
-    counted = replacing(store, 'readStream', (streamId, options) => {
-      reads.push(streamId);
-      return store.readStream(streamId, options);
+    stores.store = scratch();
+    stores.reads = [];
+    stores.counted = replacing(stores.store, 'readStream', (streamId, options) => {
+      stores.reads.push(streamId);
+      return stores.store.readStream(streamId, options);
     });
   });
+  return stores;
+}
+
+describe('EventSourcedRepository: newStream (a stream whose id was just generated)', () => {
+  const stores = countingStore();
 
   const create = (repository: EventSourcedRepository, streamId: string, newStream: boolean) =>
     repository.transact(streamId, context, (unit) => unit.decide(thing, streamId, 'create', { newStream }));
 
   it('decides a new stream without reading it, and appends it as no_stream', async () => {
-    const repository = new EventSourcedRepository(counted, { now: () => 1 }, shown);
+    const repository = new EventSourcedRepository(stores.counted, { now: () => 1 }, shown);
     const { result } = await create(repository, 'thing-new', true);
     expect(result.events.map((e) => e.type)).toEqual(['thing.created']);
     expect(result.revision).toBe(0);
-    expect(reads).toEqual([]);
-    expect((await store.readStream('thing-new')).map((e) => [e.type, e.revision])).toEqual([['thing.created', 0]]);
+    expect(stores.reads).toEqual([]);
+    expect((await stores.store.readStream('thing-new')).map((e) => [e.type, e.revision])).toEqual([
+      ['thing.created', 0],
+    ]);
     // Without the option the stream is read as usual.
     await create(repository, 'thing-other', false);
-    expect(reads).toEqual(['thing-other']);
+    expect(stores.reads).toEqual(['thing-other']);
   });
 
   it('still decides on the real stream when the id turns out to exist: the append conflicts and the retry reads it', async () => {
-    await create(new EventSourcedRepository(store, { now: () => 1 }, shown), 'thing-taken', false);
+    await create(new EventSourcedRepository(stores.store, { now: () => 1 }, shown), 'thing-taken', false);
     // Another repository (another process): nothing of the stream in its cache.
-    const repository = new EventSourcedRepository(counted, { now: () => 2 }, shown);
+    const repository = new EventSourcedRepository(stores.counted, { now: () => 2 }, shown);
     const { result, position } = await create(repository, 'thing-taken', true);
     expect(result.events).toEqual([]);
     expect(position).toBe(0);
-    expect(reads).toContain('thing-taken');
-    expect((await store.readStream('thing-taken')).map((e) => e.revision)).toEqual([0]);
+    expect(stores.reads).toContain('thing-taken');
+    expect((await stores.store.readStream('thing-taken')).map((e) => e.revision)).toEqual([0]);
   });
 });
 
@@ -157,48 +162,39 @@ const setting: Decider<Setting, string, DomainEvent> = {
 };
 
 describe('EventSourcedRepository: states held in memory are decided on without reading them', () => {
-  const scratch = scratchStore();
-  let store: SqliteEventStore;
-  let reads: string[];
-  let counted: EventStore;
+  const stores = countingStore();
   let here: EventSourcedRepository;
   /** Another process on the same store: its appends reach the store, never `here`'s states. */
   let there: EventSourcedRepository;
   beforeEach(() => {
-    store = scratch();
-    reads = [];
-    counted = replacing(store, 'readStream', (streamId, options) => {
-      reads.push(streamId);
-      return store.readStream(streamId, options);
-    });
-    here = new EventSourcedRepository(counted, { now: () => 1 }, shown);
-    there = new EventSourcedRepository(store, { now: () => 2 }, shown);
+    here = new EventSourcedRepository(stores.counted, { now: () => 1 }, shown);
+    there = new EventSourcedRepository(stores.store, { now: () => 2 }, shown);
   });
 
   const set = (repository: EventSourcedRepository, command: string, streamId = 'setting-1') =>
     repository.transact(streamId, context, (unit) => unit.decide(setting, streamId, command));
   const values = async (streamId = 'setting-1') =>
-    (await store.readStream(streamId)).map((e) =>
+    (await stores.store.readStream(streamId)).map((e) =>
       e.type === 'setting.set' ? (e.data as { value: string }).value : e.type,
     );
 
   it('a write on a held state reads nothing: the append checks the revision it was decided on', async () => {
     await set(here, 'a');
-    reads.length = 0;
+    stores.reads.length = 0;
     const { result } = await set(here, 'b');
     expect(result.revision).toBe(1);
-    expect(reads).toEqual([]);
+    expect(stores.reads).toEqual([]);
     // A stream only looked at is checked by the write, not read either.
     await here.transact('setting-2', context, async (unit) => {
       await unit.load(setting, 'setting-1');
       return unit.decide(setting, 'setting-2', 'x');
     });
-    reads.length = 0;
+    stores.reads.length = 0;
     await here.transact('setting-2', context, async (unit) => {
       await unit.load(setting, 'setting-1');
       return unit.decide(setting, 'setting-2', 'y');
     });
-    expect(reads).toEqual([]);
+    expect(stores.reads).toEqual([]);
   });
 
   it('another process moved the stream: the append conflicts, and the retry decides on what it wrote', async () => {
@@ -226,17 +222,17 @@ describe('EventSourcedRepository: states held in memory are decided on without r
   it('a command that writes nothing is answered on a state read again, not on a stale one', async () => {
     await set(here, 'a');
     await set(there, 'b');
-    reads.length = 0;
+    stores.reads.length = 0;
     // Held, the state says 'a' (nothing to write); in the store it is 'b', so 'a' is written.
     const { result, position } = await set(here, 'a');
     expect(result.events).toHaveLength(1);
     expect(position).toBeGreaterThan(0);
     expect(await values()).toEqual(['a', 'b', 'a']);
     // A no-op on a state that is current costs one read of at most one event, and writes nothing.
-    reads.length = 0;
+    stores.reads.length = 0;
     const { result: noop } = await set(here, 'a');
     expect(noop.events).toEqual([]);
-    expect(reads).toEqual(['setting-1']);
+    expect(stores.reads).toEqual(['setting-1']);
   });
 
   it('a command refused on a held state is decided again on the current one before the refusal is answered', async () => {
@@ -255,7 +251,7 @@ describe('EventSourcedRepository: states held in memory are decided on without r
     await set(here, 'a');
     await set(there, 'b');
     const failing = new EventSourcedRepository(
-      replacing(store, 'readStream', async () => {
+      replacing(stores.store, 'readStream', async () => {
         throw new Error('disk gone');
       }),
       { now: () => 3 },
