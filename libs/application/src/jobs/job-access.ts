@@ -58,12 +58,12 @@ export async function assertProjectVisible(read: ReadModelStore, workspaceId: st
 }
 
 /** A job of another workspace, or of another project of this one, answers like a missing job. */
-export function isJobOf(state: JobState, context: CommandContext, projectId: string): boolean {
+function isJobOf(state: JobState, context: CommandContext, projectId: string): boolean {
   return state.status !== 'absent' && ownedBy(state.workspaceId, context) && state.projectId === projectId;
 }
 
 /** Wraps a job command so that it runs only on a job of this workspace and project. */
-export function onJobOf<Cmd>(context: CommandContext, projectId: string, command: (state: JobState) => Cmd) {
+function onJobOf<Cmd>(context: CommandContext, projectId: string, command: (state: JobState) => Cmd) {
   return (state: JobState): Cmd => {
     if (!isJobOf(state, context, projectId)) throw notFound(JOB_NOT_FOUND);
     return command(state);
