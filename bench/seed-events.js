@@ -1,14 +1,17 @@
 // Writes a large history straight into an embedded event store (DATA_DIR/events.db) through the
 // real SQLite adapter, as if the API had recorded it: workspaces with their keys, and projects
 // created and then updated. Used for the projection-rebuild, list-at-scale and memory scenarios.
-const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 
 const operator = { type: 'operator' };
 
+/** Event ids as the service makes them, from the built application (bench/run.js builds first). */
+let newEventId;
+const eventId = () => (newEventId ??= require('../dist/libs/application/src/ports/id-generator.port').newEventId)();
+
 function envelope(type, data, workspaceId, recordedAt) {
   return {
-    id: randomUUID(),
+    id: eventId(),
     type,
     schemaVersion: 1,
     data,

@@ -30,7 +30,7 @@ import {
   SnapshotStore,
   SUBJECT_KEY_STORE,
   SubjectKeyStore,
-  randomIds,
+  timeOrderedIds,
   systemClock,
   UpcastingEventStore,
 } from '@app/application';
@@ -184,7 +184,7 @@ export class CoreModule {
         { provide: SNAPSHOT_STORE, useFactory: () => openSnapshotStore(config) },
         PersonalDataVault,
         { provide: CLOCK, useValue: systemClock },
-        { provide: ID_GENERATOR, useValue: randomIds },
+        { provide: ID_GENERATOR, useValue: timeOrderedIds },
         { provide: PROCESS_HOST, useValue: nodeProcessHost },
         {
           provide: ProjectionEngine,

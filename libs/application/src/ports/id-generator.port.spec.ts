@@ -1,10 +1,31 @@
-import { randomBase62, randomIds } from './id-generator.port';
+import { newEventId, randomBase62, timeBase62, timeOrderedIdGenerator, timeOrderedIds } from './id-generator.port';
 
-describe('randomIds', () => {
+describe('timeOrderedIds', () => {
   it('makes prefixed ids of 20 base62 characters, all different, across many refills of the random pool', () => {
-    const ids = Array.from({ length: 10_000 }, () => randomIds.next('prj')); // ~50 refills of 4 KB
+    const ids = Array.from({ length: 10_000 }, () => timeOrderedIds.next('prj')); // ~30 refills of 4 KB
     for (const id of ids) expect(id).toMatch(/^prj_[0-9A-Za-z]{20}$/);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('sorts ids made in a later millisecond after those made earlier, whatever their random part', () => {
+    let now = 1_795_000_000_000;
+    const ids = timeOrderedIdGenerator(() => now);
+    const made: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      made.push(ids.next('job'));
+      now += 1 + (i % 7) * 997; // steps of 1 ms up to about 6 s, across carries of every digit
+    }
+    expect([...made].sort()).toEqual(made);
+  });
+
+  it('writes the time zero-padded, so that it sorts as the number does', () => {
+    expect(timeBase62(0)).toBe('0000000');
+    expect(timeBase62(61)).toBe('000000z');
+    expect(timeBase62(62)).toBe('0000010');
+    const times = [9, 61, 62, 3_843, 3_844, 1_795_000_000_000, 62 ** 7 - 1];
+    const texts = times.map(timeBase62);
+    expect([...texts].sort()).toEqual(texts);
+    for (const text of texts) expect(text).toHaveLength(7);
   });
 
   it('draws every character about equally often', () => {
@@ -16,8 +37,24 @@ describe('randomIds', () => {
     for (const n of counts.values()) expect(Math.abs(n - 2000)).toBeLessThan(300);
   });
 
+  it('keeps 13 random characters after the time: ids of one millisecond differ there', () => {
+    const ids = timeOrderedIdGenerator(() => 1_795_000_000_000);
+    const made = Array.from({ length: 1_000 }, () => ids.next('prj'));
+    expect(new Set(made.map((id) => id.slice(4, 11))).size).toBe(1);
+    expect(new Set(made.map((id) => id.slice(11))).size).toBe(made.length);
+  });
+
   it('derives the same id from the same seed and another from another', () => {
-    expect(randomIds.derive('prj', 'a')).toBe(randomIds.derive('prj', 'a'));
-    expect(randomIds.derive('prj', 'a')).not.toBe(randomIds.derive('prj', 'b'));
+    expect(timeOrderedIds.derive('prj', 'a')).toBe(timeOrderedIds.derive('prj', 'a'));
+    expect(timeOrderedIds.derive('prj', 'a')).not.toBe(timeOrderedIds.derive('prj', 'b'));
+  });
+});
+
+describe('newEventId', () => {
+  it('is a version 7 UUID, and later ids sort after earlier ones', () => {
+    const ids = Array.from({ length: 5_000 }, () => newEventId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Actor } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import { Clock } from '../ports/clock.port';
-import { randomIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from '../ports/id-generator.port';
 import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { ALL_PROJECTORS } from '../projections/all-projectors';
 import { ProjectionEngine } from '../projections/projection-engine';
@@ -37,7 +37,7 @@ export interface EmbeddedStores {
 }
 
 export function apiKeyContext(workspaceId: string, actor: Actor = { type: 'api_key', id: 'key_1', name: 'Spec key' }) {
-  const requestId = `req_${randomIds.next('r')}`;
+  const requestId = `req_${timeOrderedIds.next('r')}`;
   return { actor, workspaceId, requestId, causationId: requestId } satisfies CommandContext;
 }
 
@@ -63,7 +63,7 @@ export function useEmbeddedStores(prefix = 'wos-handler-', startAt = Date.UTC(20
     };
     stores.eventTypes = async (streamId) => (await stores.events.readStream(streamId)).map((e) => e.type);
     stores.workspace = async (name = 'Spec workspace') => {
-      const create = new CreateWorkspaceHandler(stores.repository, stores.clock, randomIds);
+      const create = new CreateWorkspaceHandler(stores.repository, stores.clock, timeOrderedIds);
       const operator = apiKeyContext('', { type: 'operator' });
       const { id } = await create.execute(
         new CreateWorkspaceCommand(

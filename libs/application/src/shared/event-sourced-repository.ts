@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
-import { randomUUID } from 'node:crypto';
 import { Decider, DomainError, DomainEvent, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
+import { newEventId } from '../ports/id-generator.port';
 import {
   EventStore,
   NewEvent,
@@ -492,7 +492,7 @@ export class EventSourcedRepository {
 
   envelope(event: DomainEvent, context: CommandContext): NewEvent {
     return {
-      id: randomUUID(),
+      id: newEventId(),
       type: event.type,
       schemaVersion: eventSchemas.currentVersion(event.type),
       data: event.data,

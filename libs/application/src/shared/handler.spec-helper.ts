@@ -11,7 +11,7 @@ import {
 } from '@app/domain';
 import { Clock } from '../ports/clock.port';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
-import { IdGenerator, randomIds } from '../ports/id-generator.port';
+import { IdGenerator, timeOrderedIds } from '../ports/id-generator.port';
 import { ReadModelStore } from '../ports/read-model.port';
 import { AnyDomainEvent, SpecHistory } from '../projections/projector.spec-helper';
 import { CommandContext } from './command-context';
@@ -40,7 +40,7 @@ export function handlerSpec() {
   const stores = useEmbeddedStores('wos-handler-', NOW);
   let counter = 0;
   let history: SpecHistory;
-  const ids: IdGenerator = { next: (prefix) => `${prefix}_${++counter}`, derive: randomIds.derive };
+  const ids: IdGenerator = { next: (prefix) => `${prefix}_${++counter}`, derive: timeOrderedIds.derive };
 
   beforeEach(() => {
     counter = 0;

@@ -1,5 +1,5 @@
 import { MemberRole } from '@app/domain';
-import { randomIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from '../ports/id-generator.port';
 import { CommandContext } from '../shared/command-context';
 import { EmbeddedStores } from '../shared/embedded-stores.spec-helper';
 import { AddMemberCommand } from '../workspaces/add-member/add-member.command';
@@ -7,7 +7,7 @@ import { AddMemberHandler } from '../workspaces/add-member/add-member.handler';
 
 /** Adds a member through its handler (the profile sealed with the member's key), as the admin route does. */
 export async function addMember(stores: EmbeddedStores, context: CommandContext, email: string, role: MemberRole) {
-  const add = new AddMemberHandler(stores.repository, stores.clock, randomIds, stores.vault);
+  const add = new AddMemberHandler(stores.repository, stores.clock, timeOrderedIds, stores.vault);
   return add.execute(
     new AddMemberCommand(context, context.workspaceId!, {
       role,

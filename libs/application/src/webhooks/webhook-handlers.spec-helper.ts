@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
-import { randomIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from '../ports/id-generator.port';
 import { CommandContext } from '../shared/command-context';
 import { EmbeddedStores, useEmbeddedStores } from '../shared/embedded-stores.spec-helper';
 import { CreateWebhookCommand } from './create-webhook/create-webhook.command';
@@ -42,7 +42,7 @@ export function useWebhookFixture(): WebhookFixture {
       { retryDelaysMs: [0], pauseAfterFailures: 5, allowPrivateTargets: false, ...WEBHOOK_DEFAULTS },
     );
     fixture.create = (context, url = PUBLIC_URL) =>
-      new CreateWebhookHandler(stores.repository, fixture.guard, stores.clock, randomIds, fixture.box).execute(
+      new CreateWebhookHandler(stores.repository, fixture.guard, stores.clock, timeOrderedIds, fixture.box).execute(
         new CreateWebhookCommand(context, { name: 'Spec hook', url, event_types: ['project.created'] }),
       );
   });
