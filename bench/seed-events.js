@@ -5,9 +5,10 @@ const { join } = require('node:path');
 
 const operator = { type: 'operator' };
 
-/** Event ids as the service makes them, from the built application (bench/run.js builds first). */
-let newEventId;
-const eventId = () => (newEventId ??= require('../dist/libs/application/src/ports/id-generator.port').newEventId)();
+/** Ids as the service makes them, from the built application (bench/run.js builds first). */
+let ids;
+const idGenerator = () => (ids ??= require('../dist/libs/application/src/ports/id-generator.port'));
+const eventId = () => idGenerator().newEventId();
 
 function envelope(type, data, workspaceId, recordedAt) {
   return {
@@ -95,7 +96,7 @@ async function seed(dataDir, plan, onProgress = () => undefined) {
     for (let start = 0; start < ws.projects; start += CONCURRENT) {
       const appends = [];
       for (let i = start; i < Math.min(ws.projects, start + CONCURRENT); i++) {
-        const id = `prj_${ws.name}_${i}`;
+        const id = idGenerator().timeOrderedIds.next('prj');
         const events = [projectCreated(id, workspaceId, `Project ${i}`, now)];
         for (let u = 0; u < ws.updatesPerProject; u++) {
           events.push(
