@@ -8,33 +8,21 @@ import { ServiceMetrics } from './metrics';
  * how another process's writes are found, and their rate is what an operator watches.
  */
 export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics): EventStore {
+  const timed = async <T>(append: () => Promise<T>): Promise<T> => {
+    const stop = metrics.appendDuration.startTimer();
+    try {
+      const result = await append();
+      stop({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      stop({ outcome: outcomeOf(error) });
+      throw error;
+    }
+  };
   return {
-    async appendToStream(
-      streamId: string,
-      events: NewEvent[],
-      options: { expectedRevision: ExpectedRevision },
-    ): Promise<AppendResult> {
-      const stop = metrics.appendDuration.startTimer();
-      try {
-        const result = await store.appendToStream(streamId, events, options);
-        stop({ outcome: 'ok' });
-        return result;
-      } catch (error) {
-        stop({ outcome: outcomeOf(error) });
-        throw error;
-      }
-    },
-    async appendToStreams(appends) {
-      const stop = metrics.appendDuration.startTimer();
-      try {
-        const result = await store.appendToStreams(appends);
-        stop({ outcome: 'ok' });
-        return result;
-      } catch (error) {
-        stop({ outcome: outcomeOf(error) });
-        throw error;
-      }
-    },
+    appendToStream: (streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }) =>
+      timed<AppendResult>(() => store.appendToStream(streamId, events, options)),
+    appendToStreams: (appends) => timed(() => store.appendToStreams(appends)),
     atomicMultiStream: store.atomicMultiStream,
     readStream: (streamId, options) => store.readStream(streamId, options),
     readAll: (options) => store.readAll(options),
