@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
@@ -31,6 +31,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         CqrsModule.forRoot(),
+        // The controllers' routes, for the ones served directly (http/direct-routes.ts).
+        DiscoveryModule,
         CoreModule.forRoot(config),
         LimitsModule.forRoot(config),
         HealthModule,
@@ -47,9 +49,13 @@ export class AppModule {
       ],
       providers: [
         RequestAuthentication,
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_PIPE, useClass: DtoValidationPipe },
+        // One instance of each, which NestJS applies to its routes and the direct routes to theirs.
+        AuthGuard,
+        AllExceptionsFilter,
+        DtoValidationPipe,
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_FILTER, useExisting: AllExceptionsFilter },
+        { provide: APP_PIPE, useExisting: DtoValidationPipe },
       ],
     };
   }

@@ -8,6 +8,8 @@ import { registerHttpPipeline } from './http/pipeline';
 import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
 
+/** The API's path prefix; probes, metrics and the API docs live outside it. */
+const API_PREFIX = 'v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,6 +23,11 @@ export interface CreateAppOptions {
   logger?: boolean;
   /** Request size and time bounds (http/request-bounds.ts); tests shorten the timeouts. */
   bounds?: Partial<RequestBounds>;
+  /**
+   * Routes served without NestJS's per-request router where they allow it (http/direct-routes.ts);
+   * default true. False serves every route through NestJS's router: the tests compare the two.
+   */
+  directRoutes?: boolean;
 }
 
 /** Builds the HTTP application (used by main.ts, the tests and the benchmarks). */
@@ -44,8 +51,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     bufferLogs: false,
   });
-  registerHttpPipeline(app, bounds);
-  app.setGlobalPrefix('v1', { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
+  registerHttpPipeline(app, bounds, { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
   publishOpenApi(app);
   return app;
