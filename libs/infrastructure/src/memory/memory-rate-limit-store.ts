@@ -2,13 +2,21 @@ import { RateLimitDecision, RateLimitPolicy, RateLimitPolicyState, RateLimitStor
 
 /** The buckets of one subject under one policy: a ring of `window / bucket + 1` slots. */
 interface Ring {
+  readonly policy: string;
   /** Bucket index held by each slot; a slot whose index fell out of the window counts as empty. */
   readonly bucket: Float64Array;
   readonly count: Uint32Array;
-  /** Newest bucket written; "now" never goes behind it for this ring (see consume). */
+  /** Newest bucket the ring has been brought to; "now" never goes behind it for this ring (see consume). */
   newest: number;
+  /** Requests counted in the window ending in bucket `newest`, kept as buckets enter and leave it. */
+  total: number;
   /** Time (ms) from which the ring counts nothing any more and may be dropped. */
   expiresAt: number;
+}
+
+/** One subject's rings, one per policy it has been counted under. */
+interface Subject {
+  readonly rings: Ring[];
 }
 
 export interface MemoryRateLimitStoreOptions {
@@ -28,7 +36,10 @@ export interface MemoryRateLimitStoreOptions {
  * concurrent requests of one subject can never both take the last unit.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly rings = new Map<string, Ring>();
+  /** By subject: one lookup per request, whatever the number of policies. */
+  private readonly subjects = new Map<string, Subject>();
+  /** Rings held over all subjects (what `maxRings` bounds). */
+  private ringCount = 0;
   private readonly maxRings: number;
   private readonly sweeper: NodeJS.Timeout;
   /** The newest `now` callers passed: sweeping follows the callers' clock, not this process's. */
@@ -40,95 +51,138 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweeper.unref();
   }
 
+  /** (subject, policy) rings held now. */
+  get size(): number {
+    return this.ringCount;
+  }
+
   async consume(subject: string, policies: readonly RateLimitPolicy[], now: number): Promise<RateLimitDecision> {
     return this.consumeSync(subject, policies, now);
   }
 
+  /**
+   * O(1) per policy: each ring keeps its window's total as buckets enter and leave it, instead of
+   * summing the window's slots on every request (61 for the minute policy).
+   */
   private consumeSync(subject: string, policies: readonly RateLimitPolicy[], now: number): RateLimitDecision {
     if (now > this.lastNow) this.lastNow = now;
-    const rings = policies.map((policy) => this.ring(subject, policy));
-    const currents = policies.map((policy, i) => Math.max(Math.floor(now / policy.bucketMs), rings[i].newest));
-    const totals = policies.map((policy, i) => total(rings[i], policy, currents[i]));
-    const allowed = policies.every((policy, i) => totals[i] < policy.limit);
+    const rings = this.ringsOf(subject, policies);
+    let allowed = true;
+    for (let i = 0; i < policies.length; i++) {
+      const ring = rings[i];
+      advance(ring, policies[i], Math.max(Math.floor(now / policies[i].bucketMs), ring.newest));
+      if (ring.total >= policies[i].limit) allowed = false;
+    }
 
     if (allowed) {
-      policies.forEach((policy, i) => {
+      for (let i = 0; i < policies.length; i++) {
+        const policy = policies[i];
         const ring = rings[i];
-        const cur = currents[i];
+        const cur = ring.newest;
         const slot = cur % ring.bucket.length;
         if (ring.bucket[slot] !== cur) {
           ring.bucket[slot] = cur;
           ring.count[slot] = 0;
         }
         ring.count[slot] += 1;
-        ring.newest = cur;
+        ring.total += 1;
         ring.expiresAt = (cur + policy.windowMs / policy.bucketMs + 1) * policy.bucketMs;
-        totals[i] += 1;
-      });
+      }
     }
 
     let retryAfterMs = 0;
-    const states: RateLimitPolicyState[] = policies.map((policy, i) => {
-      const count = totals[i];
+    const states: RateLimitPolicyState[] = [];
+    for (let i = 0; i < policies.length; i++) {
+      const policy = policies[i];
+      const ring = rings[i];
+      const count = ring.total;
       if (!allowed && count >= policy.limit) {
-        retryAfterMs = Math.max(retryAfterMs, untilBelowLimit(rings[i], policy, currents[i], count, now));
+        retryAfterMs = Math.max(retryAfterMs, untilBelowLimit(ring, policy, ring.newest, count, now));
       }
-      return {
+      states.push({
         policy,
         remaining: Math.max(0, policy.limit - count),
-        resetMs: count === 0 ? 0 : Math.max(0, rings[i].expiresAt - now),
-      };
-    });
+        resetMs: count === 0 ? 0 : Math.max(0, ring.expiresAt - now),
+      });
+    }
     return { allowed, retryAfterMs, states };
   }
 
-  private ring(subject: string, policy: RateLimitPolicy): Ring {
-    const key = `${policy.name}\u0000${subject}`;
-    let ring = this.rings.get(key);
-    if (!ring) {
-      if (this.rings.size >= this.maxRings) this.makeRoom();
-      const slots = policy.windowMs / policy.bucketMs + 1;
-      ring = {
-        bucket: new Float64Array(slots).fill(-Infinity),
-        count: new Uint32Array(slots),
-        newest: -Infinity,
-        expiresAt: 0,
-      };
-      this.rings.set(key, ring);
+  /** The subject's ring for each policy, in the order given (made on first use). */
+  private ringsOf(subject: string, policies: readonly RateLimitPolicy[]): Ring[] {
+    let entry = this.subjects.get(subject);
+    if (!entry) {
+      entry = { rings: [] };
+      this.subjects.set(subject, entry);
     }
-    return ring;
+    const rings: Ring[] = [];
+    for (const policy of policies) {
+      let ring = entry.rings.find((r) => r.policy === policy.name);
+      if (!ring) {
+        if (this.ringCount >= this.maxRings) this.makeRoom(entry);
+        const slots = policy.windowMs / policy.bucketMs + 1;
+        ring = {
+          policy: policy.name,
+          bucket: new Float64Array(slots).fill(-Infinity),
+          count: new Uint32Array(slots),
+          newest: -Infinity,
+          total: 0,
+          expiresAt: 0,
+        };
+        entry.rings.push(ring);
+        this.ringCount += 1;
+      }
+      rings.push(ring);
+    }
+    return rings;
   }
 
-  /** Drops rings that count nothing any more. */
-  private sweep(): void {
-    for (const [key, ring] of this.rings) if (ring.expiresAt <= this.lastNow) this.rings.delete(key);
+  /** Drops subjects whose rings all count nothing any more (never `keep`, the one being counted). */
+  private sweep(keep?: Subject): void {
+    for (const [subject, entry] of this.subjects) {
+      if (entry !== keep && entry.rings.every((ring) => ring.expiresAt <= this.lastNow)) this.drop(subject, entry);
+    }
   }
 
-  private makeRoom(): void {
-    this.sweep();
-    // Still full: forget the oldest tenth (Map order is insertion order) rather than grow without bound.
-    let drop = this.rings.size - Math.floor(this.maxRings * 0.9);
-    for (const key of this.rings.keys()) {
-      if (drop-- <= 0) break;
-      this.rings.delete(key);
+  private makeRoom(keep: Subject): void {
+    this.sweep(keep);
+    // Still full: forget the oldest subjects (Map order is insertion order) until a tenth of the
+    // rings is free, rather than grow without bound.
+    for (const [subject, entry] of this.subjects) {
+      if (this.ringCount <= Math.floor(this.maxRings * 0.9)) break;
+      if (entry !== keep) this.drop(subject, entry);
     }
+  }
+
+  private drop(subject: string, entry: Subject): void {
+    this.subjects.delete(subject);
+    this.ringCount -= entry.rings.length;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    this.rings.clear();
+    this.subjects.clear();
+    this.ringCount = 0;
   }
 }
 
-/** Requests counted in the window ending in bucket `cur`: that bucket and the `window / bucket` before it. */
-function total(ring: Ring, policy: RateLimitPolicy, cur: number): number {
-  const span = policy.windowMs / policy.bucketMs;
-  let sum = 0;
-  for (let slot = 0; slot < ring.bucket.length; slot++) {
-    const bucket = ring.bucket[slot];
-    if (bucket >= cur - span && bucket <= cur) sum += ring.count[slot];
+/**
+ * Brings the ring to bucket `cur` (never behind `newest`): the buckets that leave the window
+ * ending in `cur` are taken off its total; at most one pass over the ring, however long the gap.
+ */
+function advance(ring: Ring, policy: RateLimitPolicy, cur: number): void {
+  if (cur === ring.newest) return;
+  if (ring.newest !== -Infinity) {
+    const span = policy.windowMs / policy.bucketMs;
+    // The old window is newest - span .. newest, the new one cur - span .. cur: what leaves is
+    // newest - span .. min(newest, cur - span - 1), of which only the last span + 1 can be held.
+    const last = Math.min(ring.newest, cur - span - 1);
+    for (let b = Math.max(ring.newest - span, last - span); b <= last; b++) {
+      const slot = b % ring.bucket.length;
+      if (ring.bucket[slot] === b) ring.total -= ring.count[slot];
+    }
   }
-  return sum;
+  ring.newest = cur;
 }
 
 /** Milliseconds until enough of the oldest buckets leave the window for `count` to drop below the limit. */
