@@ -50,7 +50,7 @@ interface Argument {
 }
 
 /** A route served directly: its method, its full path, and the handler that replaces NestJS's. */
-export interface DirectRoute {
+interface DirectRoute {
   method: string;
   url: string;
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -136,7 +136,7 @@ export function servedDirectly(app: object): readonly string[] {
 }
 
 /** The direct handlers of the application's controllers (the routes NestJS would serve the same way). */
-export function directRoutes(app: NestFastifyApplication, globalPrefix: string, policies: HttpPolicies): DirectRoute[] {
+function directRoutes(app: NestFastifyApplication, globalPrefix: string, policies: HttpPolicies): DirectRoute[] {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
   const adapter = app.get(HttpAdapterHost).httpAdapter;
@@ -296,7 +296,7 @@ function isPromise(value: unknown): value is Promise<unknown> {
 }
 
 /** `/v1/projects/:projectId` from `v1`, `projects` and `:projectId` (NestJS's way of joining them). */
-export function joinPath(...parts: string[]): string {
+function joinPath(...parts: string[]): string {
   const path = parts
     .flatMap((part) => part.split('/'))
     .filter((segment) => segment.length > 0)
