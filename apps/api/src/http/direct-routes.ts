@@ -3,6 +3,7 @@ import {
   CanActivate,
   ExceptionFilter,
   ForbiddenException,
+  Logger,
   PipeTransform,
   RequestMethod,
   Type,
@@ -138,6 +139,14 @@ export function servedDirectly(app: object): readonly string[] {
 /** The direct handlers of the application's controllers (the routes NestJS would serve the same way). */
 function directRoutes(app: NestFastifyApplication, globalPrefix: string, policies: HttpPolicies): DirectRoute[] {
   const discovery = app.get(DiscoveryService);
+  const unknown = unknownGlobalEnhancers(discovery, policies);
+  if (unknown.length > 0) {
+    // Served directly, these routes would skip them: every route stays on NestJS's router.
+    new Logger('DirectRoutes').warn(
+      `Every route served by NestJS's router: global ${unknown.join(', ')} not applied by http/direct-routes.ts`,
+    );
+    return [];
+  }
   const scanner = app.get(MetadataScanner);
   const adapter = app.get(HttpAdapterHost).httpAdapter;
   const routes: DirectRoute[] = [];
@@ -206,6 +215,26 @@ function directHandler(plan: RoutePlan, policies: HttpPolicies, sender: ReplySen
       return reply;
     }
   };
+}
+
+/**
+ * The application-wide enhancers (`APP_GUARD`, `APP_PIPE`, `APP_FILTER`, `APP_INTERCEPTOR`
+ * providers) other than the three policies the direct routes apply. The service registers no
+ * others, and no `useGlobal*` ones (bootstrap.ts); one added later turns direct routing off.
+ */
+function unknownGlobalEnhancers(discovery: DiscoveryService, policies: HttpPolicies): string[] {
+  const known = new Map<string, unknown>([
+    ['APP_GUARD', policies.guard],
+    ['APP_PIPE', policies.pipe],
+    ['APP_FILTER', policies.filter],
+  ]);
+  const unknown: string[] = [];
+  for (const wrapper of discovery.getProviders()) {
+    const kind = /^(APP_GUARD|APP_PIPE|APP_FILTER|APP_INTERCEPTOR) /.exec(String(wrapper.token))?.[1];
+    if (kind && known.get(kind) !== wrapper.instance)
+      unknown.push(`${kind} ${wrapper.instance?.constructor?.name ?? '?'}`);
+  }
+  return unknown;
 }
 
 /**
