@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
@@ -12,6 +12,7 @@ import { OperationsModule } from './operations/operations.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
+import { httpPolicyProviders } from './http/direct-routes';
 import { RequestAuthentication } from './http/authentication';
 import { DtoValidationPipe } from './http/validation';
 import { ProjectsModule } from './projects/projects.module';
@@ -47,16 +48,7 @@ export class AppModule {
         WebhooksModule,
         OpenApiModule,
       ],
-      providers: [
-        RequestAuthentication,
-        // One instance of each, which NestJS applies to its routes and the direct routes to theirs.
-        AuthGuard,
-        AllExceptionsFilter,
-        DtoValidationPipe,
-        { provide: APP_GUARD, useExisting: AuthGuard },
-        { provide: APP_FILTER, useExisting: AllExceptionsFilter },
-        { provide: APP_PIPE, useExisting: DtoValidationPipe },
-      ],
+      providers: [RequestAuthentication, ...httpPolicyProviders(AuthGuard, DtoValidationPipe, AllExceptionsFilter)],
     };
   }
 }

@@ -16,11 +16,11 @@ import {
   Req,
   UseGuards,
 } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule, NestFactory } from '@nestjs/core';
+import { APP_INTERCEPTOR, DiscoveryModule, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { tap } from 'rxjs';
-import { directRouting, servedDirectly } from './direct-routes';
+import { directRouting, httpPolicyProviders, servedDirectly } from './direct-routes';
 
 /** Refuses a request carrying `x-refuse` (NestJS then answers 403 "Forbidden resource"). */
 @Injectable()
@@ -82,14 +82,7 @@ class ThingsController {
   }
 }
 
-const POLICIES: Provider[] = [
-  TestGuard,
-  TestPipe,
-  TestFilter,
-  { provide: APP_GUARD, useExisting: TestGuard },
-  { provide: APP_PIPE, useExisting: TestPipe },
-  { provide: APP_FILTER, useExisting: TestFilter },
-];
+const POLICIES = httpPolicyProviders(TestGuard, TestPipe, TestFilter);
 
 async function start(providers: Provider[]): Promise<NestFastifyApplication> {
   @Module({ imports: [DiscoveryModule], controllers: [ThingsController], providers })

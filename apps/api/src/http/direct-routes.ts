@@ -5,6 +5,7 @@ import {
   ForbiddenException,
   Logger,
   PipeTransform,
+  Provider,
   RequestMethod,
   Type,
 } from '@nestjs/common';
@@ -25,7 +26,7 @@ import {
   VERSION_METADATA,
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -39,6 +40,26 @@ export interface HttpPolicies {
   guard: CanActivate;
   pipe: PipeTransform;
   filter: ExceptionFilter;
+}
+
+/**
+ * The three policies as application-wide providers: one instance of each, which NestJS applies
+ * to the routes it serves (`APP_GUARD`, `APP_PIPE`, `APP_FILTER` with `useExisting`) and the
+ * direct routes to theirs (`app.get` of the class).
+ */
+export function httpPolicyProviders(
+  guard: Type<CanActivate>,
+  pipe: Type<PipeTransform>,
+  filter: Type<ExceptionFilter>,
+): Provider[] {
+  return [
+    guard,
+    pipe,
+    filter,
+    { provide: APP_GUARD, useExisting: guard },
+    { provide: APP_PIPE, useExisting: pipe },
+    { provide: APP_FILTER, useExisting: filter },
+  ];
 }
 
 /** One argument of a route handler: where its value comes from, and what the pipe is told about it. */
