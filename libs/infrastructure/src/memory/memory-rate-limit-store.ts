@@ -21,12 +21,12 @@ interface Subject {
 
 export interface MemoryRateLimitStoreOptions {
   /**
-   * Most (subject, policy) rings kept. Past it, rings that count nothing are dropped first, then
-   * the oldest; dropping a live ring forgets that subject's requests, so keep it well above the
-   * number of active subjects (a ring of the 1-minute policy takes about 1 KB).
+   * Most (subject, policy) rings kept. Past it, subjects whose rings count nothing are dropped
+   * first, then the oldest subjects; dropping a live one forgets its requests, so keep it well
+   * above the number of active subjects (a ring of the 1-minute policy takes about 1 KB).
    */
   maxRings?: number;
-  /** How often rings that count nothing are dropped. */
+  /** How often subjects whose rings count nothing are dropped. */
   sweepEveryMs?: number;
 }
 
