@@ -14,11 +14,6 @@ interface Ring {
   expiresAt: number;
 }
 
-/** One subject's rings, one per policy it has been counted under. */
-interface Subject {
-  readonly rings: Ring[];
-}
-
 export interface MemoryRateLimitStoreOptions {
   /**
    * Most (subject, policy) rings kept. Past it, subjects whose rings count nothing are dropped
@@ -36,8 +31,8 @@ export interface MemoryRateLimitStoreOptions {
  * concurrent requests of one subject can never both take the last unit.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  /** By subject: one lookup per request, whatever the number of policies. */
-  private readonly subjects = new Map<string, Subject>();
+  /** By subject, its ring for each policy it has been counted under: one lookup per request. */
+  private readonly subjects = new Map<string, Ring[]>();
   /** Rings held over all subjects (what `maxRings` bounds). */
   private ringCount = 0;
   private readonly maxRings: number;
@@ -69,9 +64,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const rings = this.ringsOf(subject, policies);
     let allowed = true;
     for (let i = 0; i < policies.length; i++) {
-      const ring = rings[i];
-      advance(ring, policies[i], Math.max(Math.floor(now / policies[i].bucketMs), ring.newest));
-      if (ring.total >= policies[i].limit) allowed = false;
+      advance(rings[i], policies[i], now);
+      if (rings[i].total >= policies[i].limit) allowed = false;
     }
 
     if (allowed) {
@@ -110,16 +104,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** The subject's ring for each policy, in the order given (made on first use). */
   private ringsOf(subject: string, policies: readonly RateLimitPolicy[]): Ring[] {
-    let entry = this.subjects.get(subject);
-    if (!entry) {
-      entry = { rings: [] };
-      this.subjects.set(subject, entry);
+    let held = this.subjects.get(subject);
+    if (!held) {
+      held = [];
+      this.subjects.set(subject, held);
     }
     const rings: Ring[] = [];
     for (const policy of policies) {
-      let ring = entry.rings.find((r) => r.policy === policy.name);
+      let ring = held.find((r) => r.policy === policy.name);
       if (!ring) {
-        if (this.ringCount >= this.maxRings) this.makeRoom(entry);
+        if (this.ringCount >= this.maxRings) this.makeRoom(held);
         const slots = policy.windowMs / policy.bucketMs + 1;
         ring = {
           policy: policy.name,
@@ -129,7 +123,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
           total: 0,
           expiresAt: 0,
         };
-        entry.rings.push(ring);
+        held.push(ring);
         this.ringCount += 1;
       }
       rings.push(ring);
@@ -138,25 +132,25 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   /** Drops subjects whose rings all count nothing any more (never `keep`, the one being counted). */
-  private sweep(keep?: Subject): void {
-    for (const [subject, entry] of this.subjects) {
-      if (entry !== keep && entry.rings.every((ring) => ring.expiresAt <= this.lastNow)) this.drop(subject, entry);
+  private sweep(keep?: Ring[]): void {
+    for (const [subject, held] of this.subjects) {
+      if (held !== keep && held.every((ring) => ring.expiresAt <= this.lastNow)) this.drop(subject, held);
     }
   }
 
-  private makeRoom(keep: Subject): void {
+  private makeRoom(keep: Ring[]): void {
     this.sweep(keep);
     // Still full: forget the oldest subjects (Map order is insertion order) until a tenth of the
     // rings is free, rather than grow without bound.
-    for (const [subject, entry] of this.subjects) {
+    for (const [subject, held] of this.subjects) {
       if (this.ringCount <= Math.floor(this.maxRings * 0.9)) break;
-      if (entry !== keep) this.drop(subject, entry);
+      if (held !== keep) this.drop(subject, held);
     }
   }
 
-  private drop(subject: string, entry: Subject): void {
+  private drop(subject: string, held: Ring[]): void {
     this.subjects.delete(subject);
-    this.ringCount -= entry.rings.length;
+    this.ringCount -= held.length;
   }
 
   async close(): Promise<void> {
@@ -167,10 +161,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 /**
- * Brings the ring to bucket `cur` (never behind `newest`): the buckets that leave the window
- * ending in `cur` are taken off its total; at most one pass over the ring, however long the gap.
+ * Brings the ring to the bucket of `now` (never behind `newest`): the buckets that leave the
+ * window ending there are taken off its total; at most one pass over the ring, however long the gap.
  */
-function advance(ring: Ring, policy: RateLimitPolicy, cur: number): void {
+function advance(ring: Ring, policy: RateLimitPolicy, now: number): void {
+  const cur = Math.max(Math.floor(now / policy.bucketMs), ring.newest);
   if (cur === ring.newest) return;
   if (ring.newest !== -Infinity) {
     const span = policy.windowMs / policy.bucketMs;
