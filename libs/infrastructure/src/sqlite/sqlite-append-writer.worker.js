@@ -38,9 +38,10 @@ function openWriter(file) {
   // rollback within the open transaction, which a crash discards anyway: memory loses nothing.
   db.pragma('temp_store = MEMORY');
   // A page cache of 4 MB, not the driver's 16: appends touch the table's last leaves and one leaf
-  // of each index; the random event ids spread over the unique index would otherwise fill all 16
-  // MB within minutes of load (measured: 25 MB of the service's resident memory), for pages the
-  // OS keeps cached anyway.
+  // of each index. Random event ids (all of them before ids were time-ordered) spread over the
+  // unique index and filled all 16 MB within minutes of load (measured: 25 MB of the service's
+  // resident memory), as updates to older streams still spread over the stream index, for pages
+  // the OS keeps cached anyway.
   db.pragma('cache_size = -4000');
   db.exec(SCHEMA);
   const lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?');
