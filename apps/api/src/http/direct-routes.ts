@@ -95,9 +95,10 @@ interface ReplySender {
 
 type CustomFactory = (data: unknown, context: ExecutionContextHost) => unknown;
 
-/** Metadata NestJS acts on that the direct path does not: a route carrying any of it stays on NestJS's router. */
-const UNSUPPORTED_ON_HANDLER = [REDIRECT_METADATA, RENDER_METADATA, SSE_METADATA, VERSION_METADATA];
+/** Enhancers of a controller or a route of its own: a route under any of them stays on NestJS's router. */
 const ENHANCERS = [GUARDS_METADATA, PIPES_METADATA, INTERCEPTORS_METADATA, EXCEPTION_FILTERS_METADATA];
+/** What NestJS acts on that the direct path does not, on a route: it stays on NestJS's router. */
+const UNSUPPORTED_ON_HANDLER = [...ENHANCERS, REDIRECT_METADATA, RENDER_METADATA, SSE_METADATA, VERSION_METADATA];
 
 /** What NestJS's guards consumer answers when a guard returns false. */
 const FORBIDDEN = 'Forbidden resource';
@@ -184,7 +185,7 @@ function directRoutes(app: NestFastifyApplication, globalPrefix: string, policie
       const path = Reflect.getMetadata(PATH_METADATA, callback);
       const method = REQUEST_METHODS[Reflect.getMetadata(METHOD_METADATA, callback) as RequestMethod];
       if (typeof path !== 'string' || !method) continue;
-      if ([...ENHANCERS, ...UNSUPPORTED_ON_HANDLER].some((key) => hasMetadata(key, callback))) continue;
+      if (UNSUPPORTED_ON_HANDLER.some((key) => hasMetadata(key, callback))) continue;
       const args = argumentsOf(controller, methodName);
       if (!args) continue;
       const plan: RoutePlan = {
