@@ -5,12 +5,19 @@ import { join } from 'node:path';
 import { NewEvent, RecordedEvent } from '@app/application/ports';
 import type { Worker } from 'node:worker_threads';
 import { SqliteEventStore } from './sqlite-event-store';
+import type { StatementsByLimit } from './sqlite-limit';
 
 /**
  * What only the embedded store does (the behaviour every adapter shares is in test/contract): a
  * subscription takes this process's appends as they were written, and still every event of
  * another process on the same file, in order.
  */
+/** The reads of a subscription: its statement, prepared for its batch of 1,000 (`SUBSCRIPTION_BATCH`). */
+function spyOnSubscriptionReads(store: SqliteEventStore) {
+  const { stmt } = store as unknown as { stmt: { readAll: StatementsByLimit<{ all: () => unknown }> } };
+  return jest.spyOn(stmt.readAll.get(1000), 'all');
+}
+
 describe('SqliteEventStore subscriptions', () => {
   let dir: string;
   let file: string;
@@ -51,7 +58,7 @@ describe('SqliteEventStore subscriptions', () => {
   it("hands this process's appends to its subscriptions without reading them back, as the store would", async () => {
     const store = open(60_000); // woken by its own appends only: no poll can read them first
     const { seen, subscription } = collect(store);
-    const reads = jest.spyOn((store as unknown as { stmt: { readAll: { all: () => unknown } } }).stmt.readAll, 'all');
+    const reads = spyOnSubscriptionReads(store);
     reads.mockClear();
 
     await Promise.all(
@@ -129,7 +136,7 @@ describe('SqliteEventStore subscriptions', () => {
     const here = open(10, 60_000);
     const there = open();
     const { seen, subscription } = collect(here);
-    const reads = jest.spyOn((here as unknown as { stmt: { readAll: { all: () => unknown } } }).stmt.readAll, 'all');
+    const reads = spyOnSubscriptionReads(here);
 
     // Idle for 1.5 s: looks at 10, 20, 40, ... ms apart, not 150 of them.
     await new Promise((r) => setTimeout(r, 1_500));

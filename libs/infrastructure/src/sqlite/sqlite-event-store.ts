@@ -14,6 +14,7 @@ import {
   WrongExpectedRevisionError,
 } from '@app/application/ports';
 import { AppendRequest, AppendWriter, BatchOutcome, EventRow, openWriter } from './sqlite-append-writer.worker';
+import { StatementsByLimit } from './sqlite-limit';
 import { SqliteWorkerThread } from './sqlite-worker-thread';
 
 /** One caller's appends (one stream, or several written together), waiting for the next batch. */
@@ -120,8 +121,8 @@ export class SqliteEventStore implements EventStore {
   private readonly idle = new Set<() => void>();
 
   private readonly stmt: {
-    readStream: Database.Statement<[string, number, number], EventRow>;
-    readAll: Database.Statement<[number, number], EventRow>;
+    readStream: StatementsByLimit<Database.Statement<[string, number], EventRow>>;
+    readAll: StatementsByLimit<Database.Statement<[number], EventRow>>;
     head: Database.Statement<[], number | null>;
   };
 
@@ -141,16 +142,20 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('cache_size = -2000');
     this.watchFile(file);
     this.stmt = {
-      readStream: this.db
-        .prepare<[string, number, number], EventRow>(
-          `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-        )
-        .raw(),
-      readAll: this.db
-        .prepare<[number, number], EventRow>(
-          `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-        )
-        .raw(),
+      readStream: new StatementsByLimit((limit) =>
+        this.db
+          .prepare<[string, number], EventRow>(
+            `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ${limit}`,
+          )
+          .raw(),
+      ),
+      readAll: new StatementsByLimit((limit) =>
+        this.db
+          .prepare<[number], EventRow>(
+            `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position ${limit}`,
+          )
+          .raw(),
+      ),
       head: this.db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
     };
   }
@@ -212,7 +217,8 @@ export class SqliteEventStore implements EventStore {
     options: { fromRevision?: number; maxCount?: number } = {},
   ): Promise<RecordedEvent[]> {
     return this.stmt.readStream
-      .all(streamId, options.fromRevision ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER)
+      .get(options.maxCount ?? Number.MAX_SAFE_INTEGER)
+      .all(streamId, options.fromRevision ?? 0)
       .map(toRecorded);
   }
 
@@ -221,7 +227,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllSync(after: number, maxCount: number): RecordedEvent[] {
-    return this.stmt.readAll.all(after, maxCount).map(toRecorded);
+    return this.stmt.readAll.get(maxCount).all(after).map(toRecorded);
   }
 
   async headPosition(): Promise<number> {
@@ -296,7 +302,7 @@ export class SqliteEventStore implements EventStore {
       // subscriptions' 200 looks a second were 2.5% of a core.
       let wait = this.pollIntervalMs;
       while (!stopped && !this.closed) {
-        const rows = local.after(checkpoint) ?? this.stmt.readAll.all(checkpoint, SUBSCRIPTION_BATCH);
+        const rows = local.after(checkpoint) ?? this.stmt.readAll.get(SUBSCRIPTION_BATCH).all(checkpoint);
         if (rows.length === 0) {
           const waitedOut = await waitForMore(wait);
           // Woken by a write to the file, it may have looked before that write's commit was

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from './sqlite-driver';
+import { limitSql } from './sqlite-limit';
 import {
   CollectionSpec,
   DeadLetter,
@@ -247,14 +248,17 @@ export class SqliteReadModelStore implements ReadModelStore {
   /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as DocRow[];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id ${limitSql(query.limit)}`).all(...params) as DocRow[];
     return rows.map((row) => toStored<T>(row));
   }
 
   /** Reads only `seq` and the JSON text: no id or workspace strings to make, nothing to parse. */
   async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
     const { sql, params } = this.select(collection, query, 'SELECT seq, doc');
-    const rows = this.rawStatement(`${sql} ORDER BY seq, id LIMIT ?`).all(...params, query.limit) as [number, string][];
+    const rows = this.rawStatement(`${sql} ORDER BY seq, id ${limitSql(query.limit)}`).all(...params) as [
+      number,
+      string,
+    ][];
     return rows.map(([seq, json]) => ({ seq, json }));
   }
 

@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import Database from './sqlite-driver';
+import { limitSql, StatementsByLimit } from './sqlite-limit';
 import { randomBytes } from 'node:crypto';
 import {
   ClaimedDelivery,
@@ -196,12 +197,17 @@ export class SqliteWebhookQueue implements WebhookQueue {
            (id, webhook_id, workspace_id, event_id, event_type, payload, created_at, status, next_attempt_at)
          VALUES (@id, @webhookId, @workspaceId, @eventId, @eventType, @payload, @createdAt, 'pending', @nextAttemptAt)`,
       ),
-      claim: db.prepare<{ owner: string; token: string; now: number; leaseUntil: number; limit: number }, DeliveryRow>(
-        `UPDATE webhook_deliveries SET next_attempt_at = @leaseUntil, lease_owner = @owner, claim_token = @token || ':' || id
-         WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now
-                      ORDER BY next_attempt_at LIMIT @limit)
-         RETURNING id, webhook_id, workspace_id, event_id, event_type, payload, created_at, attempts, round_start,
-                   next_attempt_at, claim_token`,
+      // A worker claims as many as it has free slots (1 to its concurrency, 64 by default).
+      claim: new StatementsByLimit(
+        (limit) =>
+          db.prepare<{ owner: string; token: string; now: number; leaseUntil: number }, DeliveryRow>(
+            `UPDATE webhook_deliveries SET next_attempt_at = @leaseUntil, lease_owner = @owner, claim_token = @token || ':' || id
+             WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now
+                          ORDER BY next_attempt_at ${limit})
+             RETURNING id, webhook_id, workspace_id, event_id, event_type, payload, created_at, attempts, round_start,
+                       next_attempt_at, claim_token`,
+          ),
+        128,
       ),
       settle: db.prepare(
         `UPDATE webhook_deliveries SET status = @status, attempts = attempts + @attempted, next_attempt_at = @nextAttemptAt,
@@ -220,8 +226,10 @@ export class SqliteWebhookQueue implements WebhookQueue {
          VALUES (@deliveryId, @webhookId, @workspaceId, @eventType, @attempt, @attemptedAt, @durationMs, @succeeded,
            @responseStatus, @responseBody, @error, @nextAttemptAt)`,
       ),
-      attempts: db.prepare<[string, number, number], AttemptRow>(
-        'SELECT * FROM webhook_attempts WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      attempts: new StatementsByLimit((limit) =>
+        db.prepare<[string, number], AttemptRow>(
+          `SELECT * FROM webhook_attempts WHERE webhook_id = ? AND seq < ? ORDER BY seq DESC ${limit}`,
+        ),
       ),
       requeue: db.prepare(
         `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, round_start = attempts,
@@ -231,10 +239,10 @@ export class SqliteWebhookQueue implements WebhookQueue {
       // In chunks (see prune), each found through an index: settled_at is only set on settled deliveries.
       pruneDeliveries: db.prepare(
         `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
-           WHERE settled_at < ? AND status IN ('succeeded', 'failed') LIMIT ?)`,
+           WHERE settled_at < ? AND status IN ('succeeded', 'failed') ${limitSql(PRUNE_CHUNK)})`,
       ),
       pruneAttempts: db.prepare(
-        'DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)',
+        `DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? ${limitSql(PRUNE_CHUNK)})`,
       ),
     };
   }
@@ -304,7 +312,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
   async claimDue(owner: string, now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     const token = randomBytes(9).toString('base64url');
-    const rows = this.stmt.claim.all({ owner, token, now, leaseUntil: now + leaseMs, limit: Math.floor(limit) });
+    const rows = this.stmt.claim.get(Math.floor(limit)).all({ owner, token, now, leaseUntil: now + leaseMs });
     return rows.map((row) => ({
       id: row.id,
       webhookId: row.webhook_id,
@@ -411,7 +419,8 @@ export class SqliteWebhookQueue implements WebhookQueue {
 
   async listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]> {
     return this.stmt.attempts
-      .all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit)
+      .get(options.limit)
+      .all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER)
       .map((row) => ({
         seq: row.seq,
         deliveryId: row.delivery_id,
@@ -439,7 +448,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
    */
   async prune(before: number): Promise<void> {
     for (const statement of [this.stmt.pruneDeliveries, this.stmt.pruneAttempts]) {
-      while (this.db.open && statement.run(before, PRUNE_CHUNK).changes === PRUNE_CHUNK) {
+      while (this.db.open && statement.run(before).changes === PRUNE_CHUNK) {
         await setImmediate();
       }
     }
