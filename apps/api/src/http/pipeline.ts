@@ -30,7 +30,7 @@ import { DtoValidationPipe } from './validation';
  *   3. rate limiter: counts the request (per key, or per client IP in the sandbox), else a 429,
  *      before the route spends any work on it; the operator token is exempt.
  * preHandler
- *   4. answerInTime: a handler that overruns answers 408; started before idempotency so that the
+ *   4. answerInTime: a handler that overruns answers 503; started before idempotency so that the
  *      wait for a duplicate key's first request counts against the same deadline.
  *   5. idempotency: claims the POST's Idempotency-Key, or replays the stored answer (the handler
  *      then never runs).
@@ -38,16 +38,17 @@ import { DtoValidationPipe } from './validation';
  * preSerialization
  *   6. conditional responses: a tagged result gets its ETag, a stored JSON text passes unparsed.
  * onSend
- *   7. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
- *   8. x-request-id on every answer.
- *   9. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
- *  10. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
+ *   7. answerInTime: the answer is under way; the request's deadline is dropped.
+ *   8. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
+ *   9. x-request-id on every answer.
+ *  10. idempotency: stores the answer under the claimed key, with the headers the hooks above set.
+ *  11. read consistency: `X-Read-Consistency: pending` when a write did not see its read models.
  * onResponse
- *  11. request metrics and the request log line.
+ *  12. request metrics and the request log line.
  * onError (an error answer only, before it is built)
- *  12. request bounds: a body refused as too large is still read, so that its client reads the 413.
+ *  13. request bounds: a body refused as too large is still read, so that its client reads the 413.
  * onRoute (once per route, as NestJS registers it)
- *  13. direct routes: NestJS's handler swapped for one that does the same without its per-request
+ *  14. direct routes: NestJS's handler swapped for one that does the same without its per-request
  *      router, where the route allows it (http/direct-routes.ts); `directRoutes: false` keeps
  *      NestJS's router on every route.
  *
@@ -65,19 +66,21 @@ export function registerHttpPipeline(
   const rateLimiter = app.get(RateLimiter);
   const idempotency = app.get(Idempotency);
   const conditional = conditionalResponses();
+  const deadline = answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT);
 
   fastify.addHook('preClose', boundShutdown(fastify.server, bounds.shutdownGraceMs));
   fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
   fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);
 
-  fastify.addHook('preHandler', answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT));
+  fastify.addHook('preHandler', deadline.preHandler);
   fastify.addHook('preHandler', idempotency.preHandler);
 
   fastify.addHook('onError', readRefusedBodies(bounds.maxRefusedBodyBytes));
 
   fastify.addHook('preSerialization', conditional.preSerialization);
 
+  fastify.addHook('onSend', deadline.onSend);
   fastify.addHook('onSend', conditional.onSend);
   // Callback style, like the hooks around it: every response passes here, and a promise per hook adds up.
   fastify.addHook('onSend', (request, reply, payload, done) => {

@@ -107,6 +107,7 @@ export function readRefusedBodies(maxBytes: number) {
 
 /** A request with the time by which it must be answered (set by `answerInTime`). */
 interface TimedRequest {
+  /** `performance.now()` by which it must be answered: monotonic, unlike the wall clock. */
   respondBy?: number;
   timeoutExempt?: boolean;
 }
@@ -114,7 +115,7 @@ interface TimedRequest {
 /** Milliseconds this request has left before its timeout answers it; Infinity when it has none. */
 export function timeLeft(request: object): number {
   const { respondBy, timeoutExempt } = request as TimedRequest;
-  return respondBy === undefined || timeoutExempt ? Infinity : respondBy - Date.now();
+  return respondBy === undefined || timeoutExempt ? Infinity : respondBy - performance.now();
 }
 
 /** Lets a request run past the timeout: for work whose outcome must be known before answering. */
@@ -122,30 +123,95 @@ export function exemptFromTimeout(request: object): void {
   (request as TimedRequest).timeoutExempt = true;
 }
 
+interface TimeoutReply {
+  sent: boolean;
+  raw: { destroyed: boolean };
+  code(status: number): { header(name: string, value: string): { send(payload: unknown): unknown } };
+}
+
+/** A request waiting for its answer, in the list of those waiting (oldest first). */
+interface Waiting {
+  request: TimedRequest;
+  reply: TimeoutReply;
+  respondBy: number;
+  prev: Waiting | null;
+  next: Waiting | null;
+}
+
+const WAITING = Symbol('answerInTime.waiting');
+
 /**
- * `preHandler` hook: a request not answered `ms` after it was fully received gets a 503 JSON with
- * `Retry-After`; the handler may still finish (and take effect) afterwards, which the message says.
+ * A request not answered `ms` after it was fully received gets a 503 JSON with `Retry-After`; the
+ * handler may still finish (and take effect) afterwards, which the message says. Two hooks:
+ * `preHandler` starts the clock, `onSend` stops it as the answer goes out.
+ *
+ * One timer serves every request. All have the same allowance, so their deadlines come in the
+ * order they arrive: the requests waiting form a list in that order, and the timer is armed for
+ * the oldest. An answer takes its request off the list; the timer, when it fires, answers each
+ * request past its deadline and is armed again for the oldest left. (A timer and a `close`
+ * listener per request were 2 to 3 µs of a 33 µs GET, measured by taking the hook out.) A request
+ * whose answer never passes `onSend` (a hijacked reply) leaves the list at its deadline, untouched.
  *
  * Fastify has a `handlerTimeout` option for this, but it is disarmed as soon as a request body
  * has been read (the raw request's 'close' event is taken for a disconnect; fastify/fastify#6725),
  * so it never fires for a POST or PATCH. Slow uploads are Node's `requestTimeout` (408).
  */
 export function answerInTime(ms: number, message: string) {
-  return <P extends TimeoutReply>(request: object, reply: P, done: () => void) => {
-    const timed = request as TimedRequest;
-    timed.respondBy = Date.now() + ms;
-    const timer = setTimeout(() => {
-      if (!reply.sent && !timed.timeoutExempt) void reply.code(503).header('retry-after', '1').send({ message });
-    }, ms);
-    reply.raw.once('close', () => clearTimeout(timer));
-    done();
-  };
-}
+  let oldest: Waiting | null = null;
+  let newest: Waiting | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let count = 0;
 
-interface TimeoutReply {
-  sent: boolean;
-  raw: { once(event: 'close', listener: () => void): unknown };
-  code(status: number): { header(name: string, value: string): { send(payload: unknown): unknown } };
+  const leave = (waiting: Waiting) => {
+    if (waiting.prev) waiting.prev.next = waiting.next;
+    else oldest = waiting.next;
+    if (waiting.next) waiting.next.prev = waiting.prev;
+    else newest = waiting.prev;
+    waiting.prev = waiting.next = null;
+    count--;
+  };
+
+  const arm = (now: number) => {
+    timer = oldest ? setTimeout(expire, Math.max(0, oldest.respondBy - now)) : null;
+    timer?.unref();
+  };
+
+  function expire() {
+    const now = performance.now();
+    // Taken off before it is answered: the 503 passes `onSend` too.
+    for (let due = oldest; due && due.respondBy <= now; due = oldest) {
+      leave(due);
+      const { request, reply } = due;
+      if (!reply.sent && !request.timeoutExempt && !reply.raw.destroyed)
+        void reply.code(503).header('retry-after', '1').send({ message });
+    }
+    arm(now);
+  }
+
+  return {
+    /** How many requests are waiting for their answer. */
+    get waiting() {
+      return count;
+    },
+    preHandler: (request: object, reply: TimeoutReply, done: () => void) => {
+      const now = performance.now();
+      const timed = request as TimedRequest & { [WAITING]?: Waiting };
+      const waiting: Waiting = { request: timed, reply, respondBy: now + ms, prev: newest, next: null };
+      timed.respondBy = waiting.respondBy;
+      timed[WAITING] = waiting;
+      if (newest) newest.next = waiting;
+      else oldest = waiting;
+      newest = waiting;
+      count++;
+      if (!timer) arm(now);
+      done();
+    },
+    onSend: (request: object, _reply: unknown, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      const waiting = (request as { [WAITING]?: Waiting })[WAITING];
+      if (waiting && (waiting.prev || oldest === waiting)) leave(waiting);
+      done(null, payload);
+    },
+  };
 }
 
 /**
