@@ -46,6 +46,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       connectionsCheckingInterval: bounds.timeoutCheckEveryMs,
     },
     clientErrorHandler: jsonClientErrorHandler(bounds),
+    // The service has no NestJS middleware (its per-request steps are Fastify hooks, http/pipeline.ts):
+    // without @fastify/middie, no request passes an empty middleware chain. A middleware added
+    // later fails at start (the adapter has no `use`) rather than being skipped.
+    skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
