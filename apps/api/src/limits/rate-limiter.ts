@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CLOCK, Clock, RATE_LIMIT_STORE, RateLimitPolicy, RateLimitStore } from '@app/application';
+import { CLOCK, Clock, RATE_LIMIT_STORE, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '@app/application';
 import type { AppConfig } from '../config';
 import { principalOf } from '../http/authentication';
 import { APP_CONFIG } from '../tokens';
@@ -18,6 +18,8 @@ const LIMITED_PREFIX = '/v1/';
 const OUTAGE_WARNING_EVERY_MS = 30_000;
 
 const ADMIN_PREFIX = '/v1/admin/';
+
+type SubjectKind = 'API key' | 'client IP address';
 
 /**
  * The request-rate limits of docs/api.md, Limits, enforced in a Fastify `onRequest` hook: before the
@@ -51,36 +53,48 @@ export class RateLimiter {
     this.perApiKey = config.deployment === 'production';
   }
 
-  /** The onRequest hook (registered in http/pipeline.ts): counts the request, or answers 429. */
-  readonly onRequest = (request: FastifyRequest, reply: FastifyReply) => this.check(request, reply);
-
-  private async check(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
-    if (!request.url.startsWith(LIMITED_PREFIX)) return;
+  /**
+   * The onRequest hook (registered in http/pipeline.ts): counts the request, or answers 429.
+   * Callback style, so that a counter kept in this process is consulted and applied in the same
+   * turn: no promise per request unless the store is remote.
+   */
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    if (!request.url.startsWith(LIMITED_PREFIX)) return done();
     // The operator is not an API consumer: provisioning is never refused for a client's burst from
     // the same address. Only the real operator token is exempt; anything else under /v1/admin counts.
-    if (request.url.startsWith(ADMIN_PREFIX) && request.credentials?.operator) return;
+    if (request.url.startsWith(ADMIN_PREFIX) && request.credentials?.operator) return done();
     const { subject, kind } = this.subjectOf(request);
-    let decision;
+    let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
-      decision = await this.store.consume(subject, this.policies, this.clock.now());
+      decision = this.store.consume(subject, this.policies, this.clock.now());
     } catch (error) {
       this.reportOutage(error);
-      return;
+      return done();
     }
+    if (!(decision instanceof Promise)) return this.apply(decision, kind, reply, done);
+    decision.then(
+      (decided) => this.apply(decided, kind, reply, done),
+      (error: unknown) => {
+        this.reportOutage(error);
+        done();
+      },
+    );
+  };
+
+  /** Sets the RateLimit headers, then lets the request on, or answers it 429 (and it goes no further). */
+  private apply(decision: RateLimitDecision, kind: SubjectKind, reply: FastifyReply, done: () => void): void {
     void reply.header('ratelimit-policy', this.policyHeader).header('ratelimit', rateLimitHeader(decision.states));
-    if (decision.allowed) return;
+    if (decision.allowed) return done();
     const retryAfter = retryAfterSeconds(decision.retryAfterMs);
     const exhausted = decision.states.filter((s) => s.remaining === 0).map((s) => s.policy);
     void reply
       .header('retry-after', String(retryAfter))
       .code(429)
       .send({ message: rateLimitMessage(exhausted, kind, retryAfter) });
-    // Returning the reply from an async hook tells Fastify the request ends here.
-    return reply;
   }
 
   /** An API key's own counter in production (the pipeline resolved the key first); else the client's address. */
-  private subjectOf(request: FastifyRequest): { subject: string; kind: 'API key' | 'client IP address' } {
+  private subjectOf(request: FastifyRequest): { subject: string; kind: SubjectKind } {
     const principal = this.perApiKey ? principalOf(request) : undefined;
     if (principal) return { subject: `key:${principal.keyId}`, kind: 'API key' };
     return { subject: `ip:${clientAddress(request.ip)}`, kind: 'client IP address' };

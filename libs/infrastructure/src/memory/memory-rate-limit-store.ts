@@ -51,15 +51,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.ringCount;
   }
 
-  async consume(subject: string, policies: readonly RateLimitPolicy[], now: number): Promise<RateLimitDecision> {
-    return this.consumeSync(subject, policies, now);
-  }
-
   /**
-   * O(1) per policy: each ring keeps its window's total as buckets enter and leave it, instead of
-   * summing the window's slots on every request (61 for the minute policy).
+   * Synchronous (the port allows it for an adapter in the process). O(1) per policy: each ring
+   * keeps its window's total as buckets enter and leave it, instead of summing the window's slots
+   * on every request (61 for the minute policy).
    */
-  private consumeSync(subject: string, policies: readonly RateLimitPolicy[], now: number): RateLimitDecision {
+  consume(subject: string, policies: readonly RateLimitPolicy[], now: number): RateLimitDecision {
     if (now > this.lastNow) this.lastNow = now;
     const rings = this.ringsOf(subject, policies);
     let allowed = true;
