@@ -105,17 +105,18 @@ export function readRefusedBodies(maxBytes: number) {
   };
 }
 
-/** A request with the time by which it must be answered (set by `answerInTime`). */
+const WAITING = Symbol('answerInTime.waiting');
+
+/** A request as `answerInTime` marks it: its place in the list of those waiting, and an exemption. */
 interface TimedRequest {
-  /** `performance.now()` by which it must be answered: monotonic, unlike the wall clock. */
-  respondBy?: number;
+  [WAITING]?: Waiting;
   timeoutExempt?: boolean;
 }
 
 /** Milliseconds this request has left before its timeout answers it; Infinity when it has none. */
 export function timeLeft(request: object): number {
-  const { respondBy, timeoutExempt } = request as TimedRequest;
-  return respondBy === undefined || timeoutExempt ? Infinity : respondBy - performance.now();
+  const { [WAITING]: waiting, timeoutExempt } = request as TimedRequest;
+  return waiting === undefined || timeoutExempt ? Infinity : waiting.respondBy - performance.now();
 }
 
 /** Lets a request run past the timeout: for work whose outcome must be known before answering. */
@@ -133,12 +134,11 @@ interface TimeoutReply {
 interface Waiting {
   request: TimedRequest;
   reply: TimeoutReply;
+  /** `performance.now()` by which it must be answered: monotonic, unlike the wall clock. */
   respondBy: number;
   prev: Waiting | null;
   next: Waiting | null;
 }
-
-const WAITING = Symbol('answerInTime.waiting');
 
 /**
  * A request not answered `ms` after it was fully received gets a 503 JSON with `Retry-After`; the
@@ -195,9 +195,8 @@ export function answerInTime(ms: number, message: string) {
     },
     preHandler: (request: object, reply: TimeoutReply, done: () => void) => {
       const now = performance.now();
-      const timed = request as TimedRequest & { [WAITING]?: Waiting };
+      const timed = request as TimedRequest;
       const waiting: Waiting = { request: timed, reply, respondBy: now + ms, prev: newest, next: null };
-      timed.respondBy = waiting.respondBy;
       timed[WAITING] = waiting;
       if (newest) newest.next = waiting;
       else oldest = waiting;
@@ -207,7 +206,7 @@ export function answerInTime(ms: number, message: string) {
       done();
     },
     onSend: (request: object, _reply: unknown, payload: unknown, done: (error: null, payload: unknown) => void) => {
-      const waiting = (request as { [WAITING]?: Waiting })[WAITING];
+      const waiting = (request as TimedRequest)[WAITING];
       if (waiting && (waiting.prev || oldest === waiting)) leave(waiting);
       done(null, payload);
     },
