@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, RecordedEvent } from '@app/application/ports';
 import type { Worker } from 'node:worker_threads';
-import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteEventStore, SUBSCRIPTION_BATCH } from './sqlite-event-store';
 import type { StatementsByLimit } from './sqlite-limit';
 
 /**
@@ -12,10 +12,10 @@ import type { StatementsByLimit } from './sqlite-limit';
  * subscription takes this process's appends as they were written, and still every event of
  * another process on the same file, in order.
  */
-/** The reads of a subscription: its statement, prepared for its batch of 1,000 (`SUBSCRIPTION_BATCH`). */
+/** The reads of a subscription: its statement, prepared for its batch (`SUBSCRIPTION_BATCH`). */
 function spyOnSubscriptionReads(store: SqliteEventStore) {
   const { stmt } = store as unknown as { stmt: { readAll: StatementsByLimit<{ all: () => unknown }> } };
-  return jest.spyOn(stmt.readAll.get(1000), 'all');
+  return jest.spyOn(stmt.readAll.get(SUBSCRIPTION_BATCH), 'all');
 }
 
 describe('SqliteEventStore subscriptions', () => {
@@ -141,6 +141,7 @@ describe('SqliteEventStore subscriptions', () => {
     // Idle for 1.5 s: looks at 10, 20, 40, ... ms apart, not 150 of them.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(reads.mock.calls.length).toBeLessThan(30);
+    expect(reads.mock.calls.length).toBeGreaterThan(0); // the spy watches the statement it looks with
     // Now waiting up to seconds before its next look; the watch wakes it instead.
     const started = Date.now();
     await there.appendToStream('s-1', [event(1)], { expectedRevision: 'no_stream' });

@@ -32,7 +32,7 @@ const EVENT_COLUMNS = 'position, stream_id, revision, event_id, type, schema_ver
  * Measured over a million events (docs/benchmarks.md): 2,000 writes a tenth and 5,000 a quarter
  * less to the WAL at the same CPU, but they hold 45 and 65 MB more at the peak (budget: 300 MB).
  */
-const SUBSCRIPTION_BATCH = 1000;
+export const SUBSCRIPTION_BATCH = 1000;
 
 export interface SqliteEventStoreOptions {
   /**
