@@ -72,6 +72,11 @@ describe('The built service as a process', () => {
         headers: { authorization: `Bearer ${key.key}`, 'x-request-id': 'trace-log-1' },
       });
       expect(res.status).toBe(200);
+      // Written in the turn after the answer, not held for later lines or for the shutdown.
+      const deadline = Date.now() + 5_000;
+      while (!service.output.includes('"req_id":"trace-log-1"') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(service.output).toContain('"req_id":"trace-log-1"');
 
       expect(await service.stop('SIGTERM')).toBe(0);
 
