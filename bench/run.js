@@ -9,7 +9,9 @@
  * BENCH_EVENTS (history size for the rebuild and memory scenarios, default 1,000,000),
  * BENCH_SOAK_SECONDS (mixed load for the memory trend, default 60; the release check uses 300),
  * BENCH_WEBHOOK_EVENTS (events fanned out to 5 webhook subscriptions, default 10,000),
- * BENCH_KEYS (API keys the hot-path requests rotate through, default 500).
+ * BENCH_KEYS (API keys the hot-path requests rotate through, default 500),
+ * BENCH_LOG_LEVEL (the service's LOG_LEVEL; default info, the service's default, so that every
+ * request writes its log line as in production; the lines go to /dev/null).
  * BENCH_PROFILE=<dir>: every service process runs under `node --cpu-prof` and leaves its profile
  * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/benchmarks.md.
  */
@@ -94,7 +96,7 @@ async function startService(dataDir, extraEnv = {}) {
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         ADMIN_TOKEN: ADMIN,
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
         // The bench measures throughput, not the rate limiter's refusals.
         RATE_LIMIT_PER_MINUTE: '1000000000',
         RATE_LIMIT_PER_SECOND: '1000000000',
