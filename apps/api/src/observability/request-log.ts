@@ -21,19 +21,17 @@ export interface LineSink {
  * Callback style, like the other hooks every request passes: an async hook costs a promise per
  * request.
  */
-export function requestLogHook(
-  metrics: ServiceMetrics,
-  logLevel: string,
-  sink: LineSink = stdoutLines(),
-): onResponseHookHandler {
-  const logs = logsRequests(logLevel);
+export function requestLogHook(metrics: ServiceMetrics, logLevel: string, sink?: LineSink): onResponseHookHandler {
+  // Standard output is opened only when something will be written to it.
+  const lines = logsRequests(logLevel) ? (sink ?? stdoutLines()) : undefined;
   return (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     metrics.httpDuration.observe(
       { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
-    if (logs && route !== '/metrics' && route !== '/health') sink.write(requestLine(request, reply, route, Date.now()));
+    if (lines && route !== '/metrics' && route !== '/health')
+      lines.write(requestLine(request, reply, route, Date.now()));
     done();
   };
 }
@@ -62,7 +60,7 @@ export class LineBatcher implements LineSink {
   private pending = '';
   private readonly flushNow = () => this.flush();
 
-  constructor(private readonly out: { write(text: string): unknown }) {}
+  constructor(private readonly out: LineSink) {}
 
   write(text: string): void {
     if (this.pending === '') setImmediate(this.flushNow);
