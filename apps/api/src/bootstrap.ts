@@ -1,3 +1,4 @@
+import { takeArrivedAnswers } from '@app/infrastructure/sqlite';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
@@ -55,7 +56,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger: options.logger === false ? false : ['error', 'warn', 'log'],
     bufferLogs: false,
   });
-  registerHttpPipeline(app, bounds, { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true });
+  registerHttpPipeline(
+    app,
+    bounds,
+    { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true },
+    takeArrivedAnswers,
+  );
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
   publishOpenApi(app);

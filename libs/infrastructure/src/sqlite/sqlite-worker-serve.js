@@ -5,20 +5,25 @@
  * database while the thread's environment is still whole, then lets the thread end by itself:
  * an orderly teardown instead of the main thread cutting it off with terminate().
  */
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 
 function serveRequests(handle, close) {
+  // Answers go through the port the main thread gave for them, which it can read synchronously
+  // between two requests (SqliteWorkerThread's takeArrivedAnswers); lifecycle messages through
+  // the parent port.
+  const answers = (workerData && workerData.answerPort) || parentPort;
   parentPort.on('message', (message) => {
     if (message.close) {
       close();
       parentPort.postMessage({ closed: true });
+      if (answers !== parentPort) answers.close();
       parentPort.close();
       return;
     }
     try {
-      parentPort.postMessage({ id: message.id, result: handle(message.request) });
+      answers.postMessage({ id: message.id, result: handle(message.request) });
     } catch (error) {
-      parentPort.postMessage({ id: message.id, failure: String((error && error.message) || error) });
+      answers.postMessage({ id: message.id, failure: String((error && error.message) || error) });
     }
   });
   parentPort.postMessage({ ready: true });

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteWorkerThread } from './sqlite-worker-thread';
+import { SqliteWorkerThread, takeArrivedAnswers } from './sqlite-worker-thread';
 
-type Request = { echo: string } | { exit: number } | { throwLater: string } | { fail: string };
+type Request =
+  { echo: string } | { exit: number } | { throwLater: string } | { fail: string } | { answerThenExit: string };
 
 /** The thread's lifecycle with a stand-in worker (the serving side is the real one). */
 describe('SqliteWorkerThread', () => {
@@ -26,6 +27,7 @@ describe('SqliteWorkerThread', () => {
          if ('exit' in request) process.exit(request.exit);
          if ('throwLater' in request) setTimeout(() => { throw new Error(request.throwLater); });
          if ('fail' in request) throw new Error(request.fail);
+         if ('answerThenExit' in request) { setImmediate(() => process.exit(0)); return request.answerThenExit; }
          return request.echo ?? 'later';
        }, () => undefined);`,
     );
@@ -57,6 +59,38 @@ describe('SqliteWorkerThread', () => {
     // The uncaught error ends the thread; the next request finds it gone and starts another.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(thread.call({ echo: 'c' })).resolves.toBe('c');
+    expect(thread.threadsStarted).toBe(2);
+  });
+
+  /** Blocks this thread (no event loop turn) long enough for the worker to answer, and more. */
+  const blockFor = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+  it('hands over answers that have arrived when asked, before the event loop polls for them', async () => {
+    const thread = open();
+    await thread.call({ echo: 'started' });
+    const answers: string[] = [];
+    void thread.call({ echo: 'a' }).then((answer) => answers.push(answer));
+    void thread.call({ echo: 'b' }).then((answer) => answers.push(answer));
+    blockFor(200);
+    let polled = false;
+    setImmediate(() => (polled = true));
+    takeArrivedAnswers();
+    // Only the continuations queued by the call above run here: the event loop has not turned.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(polled).toBe(false);
+    expect(answers).toEqual(['a', 'b']);
+  });
+
+  it('hands over an answer posted just before its thread exited, not a rejection', async () => {
+    const thread = open();
+    await thread.call({ echo: 'started' });
+    const answer = thread.call({ answerThenExit: 'written' });
+    // The answer and the thread's exit are both pending by the time the event loop next turns.
+    blockFor(300);
+    await expect(answer).resolves.toBe('written');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(thread.call({ echo: 'next' })).resolves.toBe('next');
     expect(thread.threadsStarted).toBe(2);
   });
 

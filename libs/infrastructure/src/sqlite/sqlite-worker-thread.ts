@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 /** How long close() waits for the thread to end by itself before terminating it. */
 const WORKER_EXIT_GRACE_MS = 10_000;
@@ -18,6 +18,35 @@ interface Running<Result> {
   /** Why the thread ended, when it did not end by close(). */
   failed: Error | null;
   waiting: Map<number, Waiter<Result>>;
+  /** Where the thread posts its answers (its own channel, so that they can be taken synchronously). */
+  answers: MessagePort;
+  /** Hands one answer to the request waiting for it. */
+  settle(message: Answer<Result>): void;
+}
+
+interface Answer<Result> {
+  id?: number;
+  result?: Result;
+  failure?: string;
+}
+
+/** Every thread not closed, for `takeArrivedAnswers`. */
+const open = new Set<SqliteWorkerThread<unknown, unknown>>();
+
+/**
+ * Hands every writer thread's answers that have already arrived to the requests waiting for them,
+ * now, instead of when the event loop next polls for them.
+ *
+ * Under load the main thread's turns are long: one poll can deliver the bodies of dozens of
+ * requests, and an answer posted meanwhile waits behind all of them (the event loop's delay was
+ * 1.7 ms on average with creates at 4,700 a second). A write's answer is on that path twice: the
+ * append's commit, then the read models' write that the request waits for before it answers
+ * (read-your-writes). The HTTP layer calls this as each request arrives (an empty look costs
+ * about 30 ns), so an answer waits behind one request at most. Resolving a waiter only queues its
+ * continuation, which runs once the current callback returns: nothing runs inside the caller.
+ */
+export function takeArrivedAnswers(): void {
+  for (const thread of open) thread.takeArrived();
 }
 
 /**
@@ -45,6 +74,7 @@ export class SqliteWorkerThread<Request, Result> {
     private readonly what: string,
   ) {
     this.thread = this.start();
+    open.add(this as SqliteWorkerThread<unknown, unknown>);
   }
 
   get threadsStarted(): number {
@@ -56,12 +86,31 @@ export class SqliteWorkerThread<Request, Result> {
     // What a writer keeps between messages is a connection and its statements: a young
     // generation of a few MB holds a message's garbage (V8's default grows to tens of MB,
     // resident long after a burst such as a start-up catch-up).
+    const { port1: answers, port2 } = new MessageChannel();
     const worker = new Worker(this.script, {
-      workerData: this.workerData,
+      workerData: { ...this.workerData, answerPort: port2 },
+      transferList: [port2],
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
-    // `ready` and `exited` are set below, before anything can read them.
-    const thread = { worker, isReady: false, hasExited: false, failed: null, waiting: new Map() } as Running<Result>;
+    // `ready`, `exited` and `settle` are set below, before anything can read them.
+    const thread = {
+      worker,
+      isReady: false,
+      hasExited: false,
+      failed: null,
+      waiting: new Map(),
+      answers,
+    } as unknown as Running<Result>;
+    thread.settle = (message) => {
+      if (message.id === undefined) return;
+      const waiter = thread.waiting.get(message.id);
+      thread.waiting.delete(message.id);
+      if (message.failure !== undefined) waiter?.reject(new Error(`${this.what} failed: ${message.failure}`));
+      else waiter?.resolve(message.result!);
+    };
+    // The port does not keep the process alive: the worker does, as long as it runs.
+    answers.on('message', thread.settle);
+    answers.unref();
     const rejectWaiting = (error: Error) => {
       for (const waiter of thread.waiting.values()) waiter.reject(error);
       thread.waiting.clear();
@@ -70,8 +119,11 @@ export class SqliteWorkerThread<Request, Result> {
       worker.once('exit', (code) => {
         thread.hasExited = true;
         thread.failed ??= this.closing ? null : new Error(`${this.what} thread exited (code ${code})`);
-        // Answers posted before the exit arrive before this event: what still waits never will.
+        // Answers posted before the exit are in the port's queue by now: taken first, they are
+        // not mistaken for lost. What still waits after them never will be answered.
+        takeFrom(thread);
         rejectWaiting(thread.failed ?? new Error(`${this.what} thread exited`));
+        answers.close();
         resolve();
       }),
     );
@@ -84,18 +136,16 @@ export class SqliteWorkerThread<Request, Result> {
     });
     // A start that fails is reported to the requests waiting for it, not as an unhandled rejection.
     thread.ready.catch(() => undefined);
-    worker.on('message', (message: { id?: number; result?: Result; failure?: string }) => {
-      if (message.id === undefined) return;
-      const waiter = thread.waiting.get(message.id);
-      thread.waiting.delete(message.id);
-      if (message.failure !== undefined) waiter?.reject(new Error(`${this.what} failed: ${message.failure}`));
-      else waiter?.resolve(message.result!);
-    });
     worker.on('error', (error) => {
       thread.failed = error;
       rejectWaiting(error);
     });
     return thread;
+  }
+
+  /** The answers that have arrived, handed over now (see `takeArrivedAnswers`). */
+  takeArrived(): void {
+    if (this.thread.waiting.size > 0) takeFrom(this.thread);
   }
 
   /**
@@ -121,6 +171,7 @@ export class SqliteWorkerThread<Request, Result> {
 
   async close(): Promise<void> {
     this.closing = true;
+    open.delete(this as SqliteWorkerThread<unknown, unknown>);
     const thread = this.thread;
     await thread.ready.catch(() => undefined);
     // The thread closes its database and exits on its own; terminate() only if it has not
@@ -135,4 +186,9 @@ export class SqliteWorkerThread<Request, Result> {
     clearTimeout(timer);
     if (outcome === 'timeout') await thread.worker.terminate();
   }
+}
+
+function takeFrom<Result>(thread: Running<Result>): void {
+  for (let arrived = receiveMessageOnPort(thread.answers); arrived; arrived = receiveMessageOnPort(thread.answers))
+    thread.settle(arrived.message as Answer<Result>);
 }
