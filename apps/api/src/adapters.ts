@@ -19,8 +19,16 @@ import {
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
   SqliteWebhookQueue,
+  takeArrivedAnswers,
 } from '@app/infrastructure/sqlite';
 import { AppConfig, ConfigError } from './config';
+
+/**
+ * Hands the embedded stores' writer-thread answers that have arrived to the writes waiting for
+ * them (the HTTP layer calls it as each request arrives). Nothing to do for the scaled adapters,
+ * which start no threads.
+ */
+export const takeStoreAnswers: () => void = takeArrivedAnswers;
 
 /**
  * The one place the configuration chooses an adapter for each storage port (README, Configuration):
