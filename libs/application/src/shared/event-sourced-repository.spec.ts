@@ -143,6 +143,33 @@ describe('EventSourcedRepository: settled (what a shutdown waits for before clos
   });
 });
 
+describe('EventSourcedRepository: batches', () => {
+  const scratch = scratchStore();
+
+  it('decides the commands of one turn of the event loop as one batch, written in one append', async () => {
+    const store = scratch();
+    const appends: string[][] = [];
+    const counting = replacing(store, 'appendToStreams', (batch) => {
+      appends.push(batch.map((a) => `${a.streamId}+${a.events.length}`));
+      return store.appendToStreams(batch);
+    });
+    const repository = new EventSourcedRepository(counting, { now: () => 1 }, shown);
+    let decided = 0;
+    const tick = (streamId: string) =>
+      repository.transact(streamId, context, (unit) => {
+        decided++;
+        return unit.decide(ticks, streamId, 'tick');
+      });
+    // The first command does not start a batch of its own at once: the two that follow it in the
+    // same turn (as requests read in one poll would) join it.
+    const ticking = [tick('thing-a'), tick('thing-a'), tick('thing-a')];
+    expect(decided).toBe(0);
+    const results = await Promise.all(ticking);
+    expect(appends).toEqual([['thing-a+3']]);
+    expect(results.map((r) => r.result.revision)).toEqual([0, 1, 2]);
+  });
+});
+
 /** A value that only changes when a command sets a different one; `lock`ed, it refuses changes. */
 type Setting = { value: string; locked: boolean };
 const setting: Decider<Setting, string, DomainEvent> = {

@@ -267,6 +267,13 @@ export class EventSourcedRepository {
     queue.running = true;
     try {
       while (queue.waiting.length > 0) {
+        // Decided after the event loop's poll phase, not in the middle of it: the commands of
+        // every request that poll delivers join this batch. Under load a batch starts as the
+        // previous append's answer comes in, often with most of a poll's requests still to be
+        // read; deciding at once made more, smaller batches, and each batch has a fixed cost on
+        // every thread (driver runs: POST 5,025/5,217 -> 5,541/5,683 req/s, CPU per create
+        // 226/211 -> 201/196 us).
+        await setImmediate();
         const batch = queue.waiting;
         queue.waiting = [];
         await this.runBatch(batch);
