@@ -29,14 +29,22 @@ export class ServiceProcess {
 
   static async start(env: Record<string, string>): Promise<ServiceProcess> {
     ensureBuilt();
-    const port = env.PORT ?? String(20000 + Math.floor(Math.random() * 30000));
-    const child = spawn(process.execPath, [...START_FLAGS, ENTRY], {
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const service = new ServiceProcess(child, `http://127.0.0.1:${port}`);
-    await service.waitUntilHealthy();
-    return service;
+    for (let attempt = 1; ; attempt++) {
+      const port = env.PORT ?? String(20000 + Math.floor(Math.random() * 30000));
+      const child = spawn(process.execPath, [...START_FLAGS, ENTRY], {
+        env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const service = new ServiceProcess(child, `http://127.0.0.1:${port}`);
+      try {
+        await service.waitUntilHealthy();
+        return service;
+      } catch (error) {
+        // A random port can be taken (another suite's service, or a client's ephemeral port):
+        // another port is tried, unless the caller chose this one.
+        if (env.PORT !== undefined || attempt === 3 || !service.output.includes('EADDRINUSE')) throw error;
+      }
+    }
   }
 
   private async waitUntilHealthy(timeoutMs = 30_000) {
