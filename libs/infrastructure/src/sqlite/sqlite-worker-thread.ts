@@ -92,22 +92,24 @@ export class SqliteWorkerThread<Request, Result> {
       transferList: [port2],
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
-    // `ready`, `exited` and `settle` are set below, before anything can read them.
+    const waiting = new Map<number, Waiter<Result>>();
+    const settle = (message: Answer<Result>) => {
+      if (message.id === undefined) return;
+      const waiter = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.failure !== undefined) waiter?.reject(new Error(`${this.what} failed: ${message.failure}`));
+      else waiter?.resolve(message.result!);
+    };
+    // `ready` and `exited` are set below, before anything can read them.
     const thread = {
       worker,
       isReady: false,
       hasExited: false,
       failed: null,
-      waiting: new Map(),
+      waiting,
       answers,
-    } as unknown as Running<Result>;
-    thread.settle = (message) => {
-      if (message.id === undefined) return;
-      const waiter = thread.waiting.get(message.id);
-      thread.waiting.delete(message.id);
-      if (message.failure !== undefined) waiter?.reject(new Error(`${this.what} failed: ${message.failure}`));
-      else waiter?.resolve(message.result!);
-    };
+      settle,
+    } as Running<Result>;
     // The port does not keep the process alive: the worker does, as long as it runs.
     answers.on('message', thread.settle);
     answers.unref();
