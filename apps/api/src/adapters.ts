@@ -19,7 +19,6 @@ import {
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
   SqliteWebhookQueue,
-  takeArrivedAnswers,
 } from '@app/infrastructure/sqlite';
 import { AppConfig, ConfigError } from './config';
 
@@ -28,7 +27,7 @@ import { AppConfig, ConfigError } from './config';
  * them (the HTTP layer calls it as each request arrives). Nothing to do for the scaled adapters,
  * which start no threads.
  */
-export const takeStoreAnswers: () => void = takeArrivedAnswers;
+export { takeArrivedAnswers } from '@app/infrastructure/sqlite';
 
 /**
  * The one place the configuration chooses an adapter for each storage port (README, Configuration):

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { takeStoreAnswers } from './adapters';
+import { takeArrivedAnswers } from './adapters';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { registerHttpPipeline } from './http/pipeline';
@@ -60,7 +60,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     app,
     bounds,
     { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true },
-    takeStoreAnswers,
+    takeArrivedAnswers,
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();

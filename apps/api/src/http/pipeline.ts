@@ -62,7 +62,7 @@ export function registerHttpPipeline(
   bounds: RequestBounds,
   routing: { apiPrefix: string; directRoutes: boolean },
   /** Hands over the answers of store threads that have arrived (a no-op when no store has any). */
-  takeArrivedAnswers: () => void = () => undefined,
+  takeArrivedAnswers: () => void,
 ): void {
   const fastify = app.get(HttpAdapterHost).httpAdapter.getInstance<FastifyInstance>();
   const config = app.get<AppConfig>(APP_CONFIG);

@@ -31,7 +31,7 @@ interface Answer<Result> {
 }
 
 /** Every thread not closed, for `takeArrivedAnswers`. */
-const open = new Set<SqliteWorkerThread<unknown, unknown>>();
+const open = new Set<{ takeArrived(): void }>();
 
 /**
  * Hands every writer thread's answers that have already arrived to the requests waiting for them,
@@ -74,7 +74,7 @@ export class SqliteWorkerThread<Request, Result> {
     private readonly what: string,
   ) {
     this.thread = this.start();
-    open.add(this as SqliteWorkerThread<unknown, unknown>);
+    open.add(this);
   }
 
   get threadsStarted(): number {
@@ -173,7 +173,7 @@ export class SqliteWorkerThread<Request, Result> {
 
   async close(): Promise<void> {
     this.closing = true;
-    open.delete(this as SqliteWorkerThread<unknown, unknown>);
+    open.delete(this);
     const thread = this.thread;
     await thread.ready.catch(() => undefined);
     // The thread closes its database and exits on its own; terminate() only if it has not
