@@ -1,5 +1,6 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
 import { ValidationError, validateSync } from 'class-validator';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
 
@@ -10,6 +11,10 @@ export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
  */
 @Injectable()
 export class DtoValidationPipe implements PipeTransform {
+  constructor() {
+    cacheValidationMetadata();
+  }
+
   transform(value: unknown, metadata: ArgumentMetadata) {
     const { metatype } = metadata;
     if (metadata.type !== 'body' || !metatype || !isDto(metatype)) return value;
