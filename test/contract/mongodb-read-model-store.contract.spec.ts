@@ -74,6 +74,13 @@ onMongoDb('ReadModelStore contract', (url, dbName) => {
       expect(keys.ws_seq).toBeUndefined(); // the older list index, superseded
     });
 
+    it('indexes a field declared within a workspace after the workspace only, dropping an older index on it alone', async () => {
+      await store.init([{ name: 'scoped_indexed', indexes: ['status'] }]);
+      await store.init([{ name: 'scoped_indexed', workspaceIndexes: ['status'] }]);
+      const indexes = await client.db(dbName).collection('rm_scoped_indexed').indexes();
+      expect(indexes.map((index) => index.name).sort()).toEqual(['_id_', 'ws_seq_id', 'ws_status_seq_id']);
+    });
+
     it.each([
       ['a plain list', { workspaceId: ws, limit: 5 }, 'ws_seq_id'],
       [

@@ -333,6 +333,35 @@ export function readModelContract(
       expect(found).toHaveLength(2);
     });
 
+    it('finds by a field indexed within a workspace, and refuses to look for it across workspaces', async () => {
+      await store.init([{ name: 'scoped', workspaceIndexes: ['status'] }]);
+      const other = `other_${ws}`;
+      const doc = (id: string, seq: number, status: string, workspaceId = ws) => ({
+        ...put(id, seq, { status }, workspaceId),
+        collection: 'scoped',
+      });
+      await store.apply(
+        [doc(uid(), 3, 'draft'), doc(uid(), 1, 'planned'), doc(uid(), 2, 'draft'), doc(uid(), 4, 'draft', other)],
+        {},
+      );
+      const drafts = await store.find('scoped', { workspaceId: ws, where: { status: 'draft' }, limit: 10 });
+      expect(drafts.map((d) => d.seq)).toEqual([2, 3]);
+      const json = await store.findJson('scoped', {
+        workspaceId: ws,
+        where: { status: { in: ['planned'] } },
+        limit: 10,
+      });
+      expect(json.map((d) => d.seq)).toEqual([1]);
+      expect(await store.count('scoped', { workspaceId: other, where: { status: 'draft' } })).toBe(1);
+
+      const refused = /scoped\.status is indexed within a workspace only/;
+      await expect(store.find('scoped', { where: { status: 'draft' }, limit: 10 })).rejects.toThrow(refused);
+      await expect(store.findJson('scoped', { where: { status: 'draft' }, limit: 10 })).rejects.toThrow(refused);
+      await expect(store.count('scoped', { where: { status: 'draft' } })).rejects.toThrow(refused);
+      // Without a filter on it, a query across workspaces is what it was.
+      expect(await store.find('scoped', { where: { other: 'x' }, limit: 10 })).toEqual([]);
+    });
+
     it('deletes by filter within one workspace only', async () => {
       const other = `ws_${randomUUID().replace(/-/g, '')}`;
       await store.apply(

@@ -12,7 +12,7 @@ export const AUDIT_EVENTS = 'audit_events';
  */
 export const auditProjector: Projector = {
   name: 'audit',
-  collections: [{ name: AUDIT_EVENTS, indexes: ['type', 'recorded_at'] }],
+  collections: [{ name: AUDIT_EVENTS, workspaceIndexes: ['type', 'recorded_at'] }],
   project(event: RecordedEvent): WriteOp[] {
     const workspaceId = event.metadata.workspaceId;
     if (!workspaceId) return [];

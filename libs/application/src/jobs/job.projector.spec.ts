@@ -184,7 +184,7 @@ describe('job projector: given events -> job and assignment documents', () => {
     await projection.given(...events);
 
     expect(await projection.documents()).toEqual(once);
-    expect(await projection.store.count(JOB_ASSIGNMENTS, { where: { job_id: 'job_1' } })).toBe(2);
+    expect(await projection.store.count(JOB_ASSIGNMENTS, { workspaceId: 'ws_1', where: { job_id: 'job_1' } })).toBe(2);
   });
 
   it("another workspace's jobs and assignments stay in that workspace, and its deletions touch only its own", async () => {

@@ -28,8 +28,8 @@ type Handled = Extract<JobEvent, { type: (typeof HANDLES)[number] }>;
 export const jobProjector: Projector = {
   name: 'jobs',
   collections: [
-    { name: JOBS, indexes: ['project_id'] },
-    { name: JOB_ASSIGNMENTS, indexes: ['job_id'] },
+    { name: JOBS, workspaceIndexes: ['project_id'] },
+    { name: JOB_ASSIGNMENTS, workspaceIndexes: ['job_id'] },
   ],
   handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {

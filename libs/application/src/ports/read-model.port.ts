@@ -17,8 +17,34 @@ export type Filter = Record<string, Condition>;
 
 export interface CollectionSpec {
   name: string;
-  /** Top-level document fields looked up by equality often enough to deserve an index. */
+  /**
+   * Top-level document fields looked up often enough to deserve an index, within a workspace and
+   * across workspaces (an API key by its hash): indexed alone and after the workspace.
+   */
   indexes?: string[];
+  /**
+   * Fields only ever looked up within one workspace (a tenant's projects by status): indexed after
+   * the workspace only. Every write to the collection maintains one index fewer per field (the
+   * audit feed is written once per event), and a query on such a field without a workspace is
+   * refused (`assertWithinWorkspace`) rather than left to scan every tenant's documents.
+   */
+  workspaceIndexes?: string[];
+}
+
+/** Every field of `spec` that has an index, looked up across workspaces or within one. */
+export const indexedFields = (spec: CollectionSpec): string[] => [
+  ...(spec.indexes ?? []),
+  ...(spec.workspaceIndexes ?? []),
+];
+
+/** Refuses a query of `spec` that filters on a field indexed within a workspace without naming one. */
+export function assertWithinWorkspace(spec: CollectionSpec, query: { workspaceId?: string; where?: Filter }): void {
+  if (query.workspaceId !== undefined || !spec.workspaceIndexes || !query.where) return;
+  for (const field of spec.workspaceIndexes) {
+    if (field in query.where) {
+      throw new Error(`${spec.name}.${field} is indexed within a workspace only: query it with a workspaceId`);
+    }
+  }
 }
 
 export interface StoredDocument<T = Record<string, unknown>> {

@@ -14,7 +14,7 @@ type Handled = Extract<ProjectEvent, { type: (typeof HANDLES)[number] }>;
 
 export const projectProjector: Projector = {
   name: 'projects',
-  collections: [{ name: PROJECTS, indexes: ['status', 'archived'] }],
+  collections: [{ name: PROJECTS, workspaceIndexes: ['status', 'archived'] }],
   handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as Handled;

@@ -53,7 +53,11 @@ type Handled = Extract<WorkspaceEvent, { type: (typeof HANDLES)[number] }>;
 
 export const workspaceProjector: Projector = {
   name: 'workspaces',
-  collections: [{ name: WORKSPACES }, { name: MEMBERS, indexes: ['role'] }, { name: API_KEYS, indexes: ['key_hash'] }],
+  collections: [
+    { name: WORKSPACES },
+    { name: MEMBERS, workspaceIndexes: ['role'] },
+    { name: API_KEYS, indexes: ['key_hash'] },
+  ],
   handles: HANDLES,
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as Handled;

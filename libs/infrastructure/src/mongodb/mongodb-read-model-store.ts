@@ -1,5 +1,6 @@
 import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoClient, MongoServerError } from 'mongodb';
 import {
+  assertWithinWorkspace,
   CollectionSpec,
   DeadLetter,
   DeadLetterChanges,
@@ -8,6 +9,7 @@ import {
   StoredJson,
   Filter,
   FindQuery,
+  indexedFields,
   ReadModelStore,
   Scalar,
   StoredDocument,
@@ -72,7 +74,7 @@ const OLD_LIST_INDEX = 'ws_seq';
  * and values scalars, always compared with `$eq` / `$in`, so no value can act as an operator.
  */
 export class MongoReadModelStore implements ReadModelStore {
-  private readonly collections = new Set<string>();
+  private readonly collections = new Map<string, CollectionSpec>();
 
   constructor(
     private readonly client: MongoClient,
@@ -113,7 +115,7 @@ export class MongoReadModelStore implements ReadModelStore {
   async init(collections: CollectionSpec[]): Promise<void> {
     for (const spec of collections) {
       assertName(spec.name);
-      for (const field of spec.indexes ?? []) assertName(field);
+      for (const field of indexedFields(spec)) assertName(field);
     }
     for (const spec of collections) {
       // Collections are created up front: creating one implicitly inside a transaction is
@@ -125,11 +127,14 @@ export class MongoReadModelStore implements ReadModelStore {
         await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
         await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
       }
+      for (const field of spec.workspaceIndexes ?? []) {
+        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
+        // Declared across workspaces by an older release.
+        await dropIndexIfAny(collection, `field_${field}`);
+      }
       // Its replacement exists now; another process starting at once may have dropped it already.
-      await collection.dropIndex(OLD_LIST_INDEX).catch((error: { codeName?: string }) => {
-        if (error?.codeName !== 'IndexNotFound') throw error;
-      });
-      this.collections.add(spec.name);
+      await dropIndexIfAny(collection, OLD_LIST_INDEX);
+      this.collections.set(spec.name, spec);
     }
   }
 
@@ -147,7 +152,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
-    const target = this.collection(collection);
+    const target = this.queried(collection, query);
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
     const rows = await target.find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) }).toArray();
@@ -160,7 +165,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
-    return this.collection(collection).countDocuments(selector(query));
+    return this.queried(collection, query).countDocuments(selector(query));
   }
 
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
@@ -243,8 +248,9 @@ export class MongoReadModelStore implements ReadModelStore {
       this.collection(from);
       assertName(to);
       await this.db.renameCollection(collectionOf(from), collectionOf(to), { dropTarget: true });
+      const spec = this.collections.get(from)!;
       this.collections.delete(from);
-      this.collections.add(to);
+      this.collections.set(to, { ...spec, name: to });
     }
     await this.db
       .collection<CheckpointRow>(CHECKPOINTS)
@@ -279,6 +285,13 @@ export class MongoReadModelStore implements ReadModelStore {
   private collection(name: string): Collection<StoredRow> {
     if (!this.collections.has(name)) throw new Error(`Unknown collection ${name}`);
     return this.db.collection<StoredRow>(collectionOf(name));
+  }
+
+  /** The collection a query reads, once the query is within the scope its indexes serve. */
+  private queried(name: string, query: Omit<FindQuery, 'limit'>): Collection<StoredRow> {
+    const target = this.collection(name);
+    assertWithinWorkspace(this.collections.get(name)!, query);
+    return target;
   }
 
   private translate(ops: WriteOp[]): Map<string, AnyBulkWriteOperation<StoredRow>[]> {
@@ -351,6 +364,13 @@ function deadLetterOps(changes: DeadLetterChanges | undefined): AnyBulkWriteOper
     }),
     ...(changes.remove ?? []).map((key) => ({ deleteOne: { filter: { _id: deadLetterId(key) } } })),
   ];
+}
+
+/** Drops an index that may not exist (a fresh collection, or another process dropped it first). */
+async function dropIndexIfAny(collection: Collection<StoredRow>, name: string): Promise<void> {
+  await collection.dropIndex(name).catch((error: { codeName?: string }) => {
+    if (error?.codeName !== 'IndexNotFound') throw error;
+  });
 }
 
 function selector(query: Omit<FindQuery, 'limit'>): Document {

@@ -70,6 +70,32 @@ describe('SqliteReadModelStore list indexes', () => {
       'sqlite_autoindex_rm_things_1',
     ]);
   });
+
+  it('indexes a field declared within a workspace after the workspace only, also in a file that had it alone', async () => {
+    const first = new SqliteReadModelStore(file);
+    await first.init([{ name: 'things', indexes: ['status'] }]);
+    await first.apply(
+      [{ op: 'put', collection: 'things', id: 't1', workspaceId: 'ws_1', seq: 1, doc: { status: 'open' } }],
+      {},
+    );
+    await first.close();
+
+    const store = new SqliteReadModelStore(file);
+    await store.init([{ name: 'things', workspaceIndexes: ['status'] }]);
+    expect(await store.find('things', { workspaceId: 'ws_1', where: { status: 'open' }, limit: 5 })).toHaveLength(1);
+    await store.close();
+
+    expect(indexesOf('rm_things')).toEqual([
+      'rm_things_ws_seq_id',
+      'rm_things_ws_status_seq_id',
+      'sqlite_autoindex_rm_things_1',
+    ]);
+    const details = plan(
+      `SELECT seq, doc FROM rm_things WHERE workspace_id = ? AND f_status = 'open' AND seq > ? ORDER BY seq, id LIMIT ?`,
+    );
+    expect(details.join('; ')).toMatch(/USING INDEX rm_things_ws_status_seq_id/);
+    expect(details.join('; ')).not.toMatch(/TEMP B-TREE/);
+  });
 });
 
 describe('SqliteReadModelStore schema changes with the worker writer', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from './sqlite-driver';
 import { limitSql } from './sqlite-limit';
 import {
+  assertWithinWorkspace,
   CollectionSpec,
   DeadLetter,
   DeadLetterChanges,
@@ -11,6 +12,7 @@ import {
   StoredJson,
   Filter,
   FindQuery,
+  indexedFields,
   InitOptions,
   ReadModelStore,
   StoredDocument,
@@ -147,9 +149,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     await this.settled();
     for (const spec of collections) {
       assertName(spec.name);
-      (spec.indexes ?? []).forEach(assertName);
+      const fields = indexedFields(spec);
+      fields.forEach(assertName);
       const table = tableOf(spec.name);
-      const fields = spec.indexes ?? [];
       const generated = fields
         .map((f) => `, f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`)
         .join('');
@@ -284,6 +286,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   private select(collection: string, query: Omit<FindQuery, 'limit'>, head: string) {
+    const spec = this.collections.get(collection);
+    if (spec) assertWithinWorkspace(spec, query);
     this.ensureIndexes(collection);
     const clauses: string[] = [];
     const params: unknown[] = [];
@@ -295,7 +299,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       clauses.push('seq > ?');
       params.push(query.afterSeq);
     }
-    const where = filterSql(query.where ?? {}, this.collections.get(collection));
+    const where = filterSql(query.where ?? {}, spec);
     clauses.push(...where.clauses);
     params.push(...where.params);
     const sql = `${head} FROM ${this.table(collection)}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
@@ -558,9 +562,13 @@ function createIndexSql(table: string, spec: CollectionSpec): string[] {
     `CREATE INDEX IF NOT EXISTS ${table}_ws_seq_id ON ${table} (workspace_id, seq, id)`,
     `DROP INDEX IF EXISTS ${table}_ws_seq`,
   ];
-  for (const field of spec.indexes ?? []) {
+  const acrossWorkspaces = new Set(spec.indexes ?? []);
+  for (const field of indexedFields(spec)) {
     sqls.push(
-      `CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (f_${field})`,
+      // A field declared within a workspace only loses the index of an older declaration.
+      acrossWorkspaces.has(field)
+        ? `CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (f_${field})`
+        : `DROP INDEX IF EXISTS ${table}_${field}`,
       `CREATE INDEX IF NOT EXISTS ${table}_ws_${field}_seq_id ON ${table} (workspace_id, f_${field}, seq, id)`,
       `DROP INDEX IF EXISTS ${table}_ws_${field}_seq`,
     );
@@ -571,7 +579,7 @@ function createIndexSql(table: string, spec: CollectionSpec): string[] {
 /** The statements that drop them, under every name they have had. */
 function dropIndexSql(table: string, spec: CollectionSpec): string[] {
   const names = ['ws_seq', 'ws_seq_id'];
-  for (const field of spec.indexes ?? []) names.push(field, `ws_${field}_seq`, `ws_${field}_seq_id`);
+  for (const field of indexedFields(spec)) names.push(field, `ws_${field}_seq`, `ws_${field}_seq_id`);
   return names.map((name) => `DROP INDEX IF EXISTS ${table}_${name}`);
 }
 
@@ -585,7 +593,7 @@ const tableOf = (collection: string) => `rm_${collection}`;
 function filterSql(filter: Filter, spec?: CollectionSpec): { clauses: string[]; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
-  const declared = new Set(spec?.indexes ?? []);
+  const declared = new Set(spec ? indexedFields(spec) : []);
   for (const [field, condition] of Object.entries(filter)) {
     assertName(field);
     const expr = declared.has(field) ? `f_${field}` : `json_extract(doc, '$.${field}')`;
