@@ -54,16 +54,16 @@ const LIST_ORDER = { _seq: 1, _id: 1 } as const;
 const OLD_LIST_INDEX = 'ws_seq';
 
 /**
- * Read models in MongoDB: one collection per read-model collection (`rm_<name>`), documents
- * stored as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`. Indexes match the SQLite
- * adapter's: `(_ws, _seq, _id)` for the lists, and per declared field one on the field alone
- * (lookups across workspaces, e.g. an API key by hash) and one on `(_ws, field, _seq, _id)` for
- * filtered lists (projects by status, jobs by project, the audit feed by type). Lists sort on
- * `(_seq, _id)`, which those indexes hold in order, so a page is read off the index and stops at
- * its limit instead of sorting every match in memory; `_id` breaks ties between documents written
- * at one position, so the order is the same from one query to the next (a sort on `_seq` alone
- * may return ties in any order, and differently with and without a limit). Projection
- * checkpoints live in `_checkpoints` as `{ _id: name, position }`.
+ * Read models in MongoDB: one collection per read-model collection (`rm_<name>`), documents stored
+ * as `{ _id: id, _ws: workspaceId, _seq: seq, ...doc }`. Indexes match the SQLite adapter's:
+ * `(_ws, _seq, _id)` for the lists, per declared field one on `(_ws, field, _seq, _id)` for filtered lists
+ * (projects by status, jobs by project, the audit feed by type), and one on the field alone for the
+ * fields looked up across workspaces (`indexes`: an API key by hash). Lists sort on `(_seq, _id)`,
+ * which those indexes hold in order, so a page is read off the index and stops at its limit instead
+ * of sorting every match in memory; `_id` breaks ties between documents written at one position, so
+ * the order is the same from one query to the next (a sort on `_seq` alone may return ties in any
+ * order, and differently with and without a limit). Projection checkpoints live in `_checkpoints`
+ * as `{ _id: name, position }`.
  *
  * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
  * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
