@@ -123,14 +123,12 @@ export class MongoReadModelStore implements ReadModelStore {
       await ensureCollection(this.db, collectionOf(spec.name));
       const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
       await collection.createIndex({ _ws: 1, ...LIST_ORDER }, { name: 'ws_seq_id' });
-      for (const field of spec.indexes ?? []) {
-        await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
+      const acrossWorkspaces = new Set(spec.indexes ?? []);
+      for (const field of indexedFields(spec)) {
         await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
-      }
-      for (const field of spec.workspaceIndexes ?? []) {
-        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
-        // Declared across workspaces by an older release.
-        await dropIndexIfAny(collection, `field_${field}`);
+        // A field declared within a workspace only loses the index of an older declaration.
+        if (acrossWorkspaces.has(field)) await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
+        else await dropIndexIfAny(collection, `field_${field}`);
       }
       // Its replacement exists now; another process starting at once may have dropped it already.
       await dropIndexIfAny(collection, OLD_LIST_INDEX);
