@@ -75,6 +75,43 @@ describe('SqliteEventStore subscriptions', () => {
     expect(seen).toEqual(await store.readAll({ after: 0, maxCount: 100 }));
   });
 
+  it("parses each of this process's appends once for all its subscriptions, each given an array of its own", async () => {
+    const store = open(60_000);
+    const first = collect(store);
+    const second = collect(store);
+    await store.appendToStream('s-1', [event(1), event(2)], { expectedRevision: 'no_stream' });
+    await until(() => first.seen.length === 2 && second.seen.length === 2);
+    await first.subscription.stop();
+    await second.subscription.stop();
+
+    // The same event objects (one parse of their data and metadata, whoever reads them)...
+    expect(second.seen[0]).toBe(first.seen[0]);
+    expect(second.seen[1]).toBe(first.seen[1]);
+    // ...equal to what reading the store gives.
+    expect(first.seen).toEqual(await store.readAll({ after: 0, maxCount: 10 }));
+  });
+
+  it('hands each subscription a batch array of its own, so that one changing it cannot change what another gets', async () => {
+    const store = open(60_000);
+    const received: number[] = [];
+    const subscriptions = [1, 2].map(() =>
+      store.subscribeToAll({
+        after: 0,
+        onEvents: async (events) => {
+          received.push(events.length);
+          events.length = 0; // a careless subscriber
+        },
+      }),
+    );
+    await store.appendToStream('s-1', [event(1)], { expectedRevision: 'no_stream' });
+    await until(() => received.length === 2);
+    await store.appendToStream('s-2', [event(2)], { expectedRevision: 'no_stream' });
+    await until(() => received.length === 4);
+    for (const subscription of subscriptions) await subscription.stop();
+    // Each got every event, and each went on from where it was.
+    expect(received).toEqual([1, 1, 1, 1]);
+  });
+
   it("delivers every event exactly once and in order when another process's appends fall in between", async () => {
     const here = open();
     const there = open(); // another writer on the same file, as a replica beside the projector

@@ -110,8 +110,11 @@ export class SqliteEventStore implements EventStore {
   /** One SQLite transaction writes every stream of a multi-stream append. */
   readonly atomicMultiStream = true;
   private writing = false;
-  /** Each live subscription's: called with the rows of every batch this process writes (none on close). */
-  private readonly listeners = new Set<(rows?: EventRow[]) => void>();
+  /**
+   * Each live subscription's: called with the events of every batch this process writes (none on
+   * close). One array of events for all of them: each event is parsed once, whoever reads it.
+   */
+  private readonly listeners = new Set<(events?: RecordedEvent[]) => void>();
   private closed = false;
   private readonly pollIntervalMs: number;
   private readonly maxIdlePollIntervalMs: number;
@@ -210,7 +213,12 @@ export class SqliteEventStore implements EventStore {
             ),
           );
       });
-      for (const listener of this.listeners) listener(rows);
+      if (this.listeners.size > 0 && rows.length > 0) {
+        // Parsed once for every subscription (the projections and the webhook fan-out read the
+        // same events): the objects are shared, and no subscriber changes an event it is given.
+        const events = rows.map(toRecorded);
+        for (const listener of this.listeners) listener(events);
+      }
     }
     this.writing = false;
   }
@@ -268,7 +276,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Live subscriptions are woken by this process's appends and get their rows as written: the
+   * Live subscriptions are woken by this process's appends and get their events as written: the
    * next events are taken from them, without reading the store again, whenever they continue
    * right after the checkpoint (no gap, so nothing another process wrote can be in between).
    * Otherwise (another process's appends, found by the poll; a subscription that is behind) they
@@ -277,9 +285,9 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription {
     let stopped = false;
     let wake: (() => void) | null = null;
-    const local = new LocalRows();
-    const listener = (rows?: EventRow[]) => {
-      if (rows && rows.length > 0) local.add(rows);
+    const local = new LocalEvents();
+    const listener = (events?: RecordedEvent[]) => {
+      if (events) local.add(events);
       wake?.();
     };
     this.listeners.add(listener);
@@ -312,8 +320,9 @@ export class SqliteEventStore implements EventStore {
       // subscriptions' 200 looks a second were 2.5% of a core.
       let wait = this.pollIntervalMs;
       while (!stopped && !this.closed) {
-        const rows = local.after(checkpoint) ?? this.stmt.readAll.get(SUBSCRIPTION_BATCH).all(checkpoint);
-        if (rows.length === 0) {
+        const events =
+          local.after(checkpoint) ?? this.stmt.readAll.get(SUBSCRIPTION_BATCH).all(checkpoint).map(toRecorded);
+        if (events.length === 0) {
           const waitedOut = await waitForMore(wait);
           // Woken by a write to the file, it may have looked before that write's commit was
           // visible (the notification comes with the write, the commit just after): it looks
@@ -322,8 +331,9 @@ export class SqliteEventStore implements EventStore {
           continue;
         }
         wait = this.pollIntervalMs;
-        await options.onEvents(rows.map(toRecorded));
-        checkpoint = rows[rows.length - 1][0];
+        const last = events[events.length - 1].position;
+        await options.onEvents(events);
+        checkpoint = last;
       }
     };
     const running = run().catch((error) => {
@@ -355,47 +365,48 @@ export class SqliteEventStore implements EventStore {
 }
 
 /**
- * The rows of this process's appends not yet taken by one subscription, batch by batch (each
+ * The events of this process's appends not yet taken by one subscription, batch by batch (each
  * batch one transaction: consecutive positions). At most a few subscription batches are held.
  */
-class LocalRows {
-  private batches: EventRow[][] = [];
+class LocalEvents {
+  private batches: RecordedEvent[][] = [];
   private held = 0;
 
-  add(rows: EventRow[]) {
-    if (this.held + rows.length > 4 * SUBSCRIPTION_BATCH) {
+  add(events: RecordedEvent[]) {
+    if (this.held + events.length > 4 * SUBSCRIPTION_BATCH) {
       // Behind by that much, the subscription reads the store: what it held is of no use.
       this.batches = [];
       this.held = 0;
       return;
     }
-    this.batches.push(rows);
-    this.held += rows.length;
+    this.batches.push(events);
+    this.held += events.length;
   }
 
-  /** The rows right after `checkpoint`, up to a subscription batch; null if they do not start there. */
-  after(checkpoint: number): EventRow[] | null {
+  /** The events right after `checkpoint`, up to a subscription batch; null if they do not start there. */
+  after(checkpoint: number): RecordedEvent[] | null {
     while (this.batches.length > 0 && lastPosition(this.batches[0]) <= checkpoint) this.drop();
-    if (this.batches.length === 0 || this.batches[0][0][0] !== checkpoint + 1) return null;
-    // The batches are shared by every subscription of the store: joined into a new array, never changed.
-    let rows = this.drop();
+    if (this.batches.length === 0 || this.batches[0][0].position !== checkpoint + 1) return null;
+    // The batches are shared by every subscription of the store: copied or joined into a new
+    // array, never handed on or changed themselves.
+    let events = this.drop().slice();
     while (
       this.batches.length > 0 &&
-      this.batches[0][0][0] === lastPosition(rows) + 1 &&
-      rows.length + this.batches[0].length <= SUBSCRIPTION_BATCH
+      this.batches[0][0].position === lastPosition(events) + 1 &&
+      events.length + this.batches[0].length <= SUBSCRIPTION_BATCH
     )
-      rows = rows.concat(this.drop());
-    return rows;
+      events = events.concat(this.drop());
+    return events;
   }
 
-  private drop(): EventRow[] {
-    const rows = this.batches.shift()!;
-    this.held -= rows.length;
-    return rows;
+  private drop(): RecordedEvent[] {
+    const events = this.batches.shift()!;
+    this.held -= events.length;
+    return events;
   }
 }
 
-const lastPosition = (rows: EventRow[]) => rows[rows.length - 1][0];
+const lastPosition = (events: RecordedEvent[]) => events[events.length - 1].position;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return new StoredEvent(row);
