@@ -11,6 +11,7 @@ import type {
 } from '@app/application';
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
+  DEFAULT_READ_CACHE,
   LockHeldError,
   SqliteEventStore,
   SqliteIdempotencyStore,
@@ -50,9 +51,12 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
     const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
     return MongoReadModelStore.connect(config.mongodbUrl!);
   }
-  // The projector writes the read models on a thread of its own; a replica only reads them.
+  // The projector writes the read models on a thread of its own, and, as their one writer, keeps
+  // what it read until it changes it; a replica only reads them, as another process writes them.
+  const projector = config.projections === 'inline';
   return new SqliteReadModelStore(join(config.dataDir, 'read-models.db'), {
-    writer: config.projections === 'inline' ? 'worker' : 'inline',
+    writer: projector ? 'worker' : 'inline',
+    readCache: projector && config.readCache === 'on' ? DEFAULT_READ_CACHE : undefined,
   });
 }
 

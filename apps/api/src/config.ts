@@ -42,6 +42,12 @@ export interface AppConfig {
   readYourWritesTimeoutMs: number;
   /** pino level for the request log: trace, debug, info, warn, error, fatal or silent. */
   logLevel: string;
+  /**
+   * `on` (default): the projector of the embedded read models keeps the documents and list pages
+   * it reads until it changes them (docs/decisions.md, "Read cache"); `off`: every read reads the
+   * file (READ_CACHE). No effect on a replica or on MongoDB, which never keep them.
+   */
+  readCache: 'on' | 'off';
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const,
       'info',
     ),
+    readCache: oneOf('READ_CACHE', env.READ_CACHE, ['on', 'off'] as const, 'on'),
   };
 }
 

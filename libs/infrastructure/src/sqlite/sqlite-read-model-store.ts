@@ -18,6 +18,7 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
+import { ReadCache, ReadCacheOptions, Touched } from './sqlite-read-cache';
 import { MERGE_IN_JS, openStepWriter, Write } from './sqlite-read-model-writer.worker';
 import { SqliteWorkerThread } from './sqlite-worker-thread';
 
@@ -66,6 +67,13 @@ export interface SqliteReadModelStoreOptions {
    * connection (one-shot tools, tests, `:memory:` files, which a second connection cannot open).
    */
   writer?: 'worker' | 'inline';
+  /**
+   * Keeps documents and list pages read, until a write through this store changes them
+   * (sqlite-read-cache.ts). Only for the read models' one writer, the projector: every change to
+   * the file then passes here. Absent (the default, and a replica's choice): every read reads the
+   * file, which another process may have changed.
+   */
+  readCache?: ReadCacheOptions;
 }
 
 const SAVE_CHECKPOINT =
@@ -101,6 +109,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly writer: { write(write: Write): Promise<unknown>; close(): Promise<void> };
   /** The last write handed to the writer: schema changes on this connection wait for it. */
   private lastWrite: Promise<unknown> = Promise.resolve();
+  private readonly cache: ReadCache<DocRow> | null;
 
   constructor(file: string, options: SqliteReadModelStoreOptions = {}) {
     this.db = new Database(file);
@@ -115,6 +124,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       attempts INTEGER NOT NULL, PRIMARY KEY (projection, position)
     )`);
     this.deleteDeadLetter = this.db.prepare(DELETE_DEAD_LETTER);
+    this.cache = options.readCache ? new ReadCache<DocRow>(options.readCache) : null;
     if (options.writer === 'worker') {
       const thread = new SqliteWorkerThread<Write, null>(
         join(__dirname, 'sqlite-read-model-writer.worker.js'),
@@ -133,9 +143,15 @@ export class SqliteReadModelStore implements ReadModelStore {
     await this.lastWrite;
   }
 
-  /** Hands a transaction to the writer, remembered as the last one (what `settled` waits for). */
-  private handOver(write: Write): Promise<unknown> {
-    const written = this.writer.write(write);
+  /**
+   * Hands a transaction to the writer, remembered as the last one (what `settled` waits for).
+   * What it may change leaves the read cache once it has ended, committed or not, and before
+   * its caller goes on.
+   */
+  private handOver(write: Write, touched: Touched): Promise<unknown> {
+    let written = this.writer.write(write);
+    const cache = this.cache;
+    if (cache) written = written.finally(() => cache.forget(touched));
     this.lastWrite = written.catch(() => undefined);
     return written;
   }
@@ -236,21 +252,43 @@ export class SqliteReadModelStore implements ReadModelStore {
     return this.getSync<T>(collection, id);
   }
 
-  /** Three columns in raw mode, the document as stored: nothing parsed (a GET's body as it is). */
+  /** The document as stored, nothing parsed (a GET's body as it is): three columns in raw mode, or the cached row. */
   async getJson(collection: string, id: string): Promise<StoredJson | null> {
+    if (this.cache) {
+      const row = this.cachedRow(collection, id);
+      return row ? { id, workspaceId: row[1], version: row[3], json: row[4] } : null;
+    }
     const row = this.tableStatements(collection).getJson.get(id) as [string | null, number, string] | undefined;
     return row ? { id, workspaceId: row[0], version: row[1], json: row[2] } : null;
   }
 
   private getSync<T>(collection: string, id: string): StoredDocument<T> | null {
-    const row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
+    const row = this.cache
+      ? this.cachedRow(collection, id)
+      : (this.tableStatements(collection).get.get(id) as DocRow | undefined);
     return row ? toStored<T>(row) : null;
+  }
+
+  /** A document's row from the read cache, else read and kept there (a missing document is not). */
+  private cachedRow(collection: string, id: string): DocRow | undefined {
+    const cache = this.cache!;
+    let row = cache.document(collection, id);
+    if (row === undefined) {
+      row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
+      if (row) cache.keepDocument(collection, id, row);
+    }
+    return row;
   }
 
   /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.rawStatement(`${sql} ORDER BY seq, id ${limitSql(query.limit)}`).all(...params) as DocRow[];
+    const rows = this.pageRows<DocRow>(
+      collection,
+      `${sql} ORDER BY seq, id ${limitSql(query.limit)}`,
+      params,
+      docChars,
+    );
     return rows.map((row) => toStored<T>(row));
   }
 
@@ -261,11 +299,34 @@ export class SqliteReadModelStore implements ReadModelStore {
    */
   async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
     const { sql, params } = this.select(collection, query, "SELECT seq || ' ' || doc");
-    const rows = this.rawStatement(`${sql} ORDER BY seq, id ${limitSql(query.limit)}`).all(...params) as string[];
+    const rows = this.pageRows<string>(
+      collection,
+      `${sql} ORDER BY seq, id ${limitSql(query.limit)}`,
+      params,
+      textChars,
+    );
     return rows.map((row) => {
       const space = row.indexOf(' ');
       return { seq: Number(row.slice(0, space)), json: row.slice(space + 1) };
     });
+  }
+
+  /**
+   * The rows of a query, from the read cache when it holds them (then the same arrays as before:
+   * callers build what they answer from them and never change them), else read and kept there.
+   */
+  private pageRows<Row>(collection: string, sql: string, params: unknown[], chars: (row: Row) => number): Row[] {
+    const cache = this.cache;
+    if (!cache) return this.rawStatement(sql).all(...params) as Row[];
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let rows = cache.page<Row>(collection, key);
+    if (!rows) {
+      rows = this.rawStatement(sql).all(...params) as Row[];
+      let total = 0;
+      for (const row of rows) total += chars(row);
+      cache.keepPage(collection, key, rows, total);
+    }
+    return rows;
   }
 
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
@@ -311,12 +372,18 @@ export class SqliteReadModelStore implements ReadModelStore {
    * are built here, where the collections are known; JSON is serialised once, here.
    */
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
-    await this.handOver(this.writeOf(ops, checkpoints, deadLetters));
+    const touched = new Touched();
+    await this.handOver(this.writeOf(ops, checkpoints, deadLetters, touched), touched);
   }
 
-  private writeOf(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Write {
+  private writeOf(
+    ops: WriteOp[],
+    checkpoints: Record<string, number>,
+    deadLetters: DeadLetterChanges | undefined,
+    touched: Touched,
+  ): Write {
     const write = new WriteBuilder();
-    for (const op of ops) this.stepOf(op, write);
+    for (const op of ops) this.stepOf(op, write, touched);
     for (const d of deadLetters?.park ?? []) {
       write.run(PARK_DEAD_LETTER, [
         d.projection,
@@ -359,7 +426,9 @@ export class SqliteReadModelStore implements ReadModelStore {
     return this.deleteDeadLetter.run(key.projection, key.position).changes > 0;
   }
 
-  private stepOf(op: WriteOp, write: WriteBuilder): void {
+  private stepOf(op: WriteOp, write: WriteBuilder, touched: Touched): void {
+    if (op.op === 'deleteWhere') touched.collection(op.collection);
+    else touched.document(op.collection, op.id);
     switch (op.op) {
       case 'put':
         write.run(this.tableStatements(op.collection).put, [
@@ -469,9 +538,13 @@ export class SqliteReadModelStore implements ReadModelStore {
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
     collections.forEach(assertName);
     const write = new WriteBuilder();
-    for (const collection of collections) write.run(`DROP TABLE IF EXISTS ${tableOf(collection)}`, []);
+    const touched = new Touched();
+    for (const collection of collections) {
+      write.run(`DROP TABLE IF EXISTS ${tableOf(collection)}`, []);
+      touched.collection(collection);
+    }
     for (const name of checkpointNames) write.run(DELETE_CHECKPOINT, [name]);
-    await this.schemaWrite(write);
+    await this.schemaWrite(write, touched);
     for (const collection of collections) {
       this.collections.delete(collection);
       this.deferredIndexes.delete(collection);
@@ -480,8 +553,11 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async swap(pairs: { from: string; to: string }[], checkpoints: Record<string, number>, dropCheckpoints: string[]) {
     const write = new WriteBuilder();
+    const touched = new Touched();
     const swapped: { from: string; to: string; spec: CollectionSpec }[] = [];
     for (const { from, to } of pairs) {
+      touched.collection(from);
+      touched.collection(to);
       const spec = this.collections.get(to) ?? this.collections.get(from);
       if (!spec || !this.collections.has(from)) throw new Error(`Cannot swap ${from} into ${to}: unknown collection`);
       write.run(`DROP TABLE IF EXISTS ${tableOf(to)}`, []);
@@ -493,7 +569,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     }
     for (const [name, position] of Object.entries(checkpoints)) write.run(SAVE_CHECKPOINT, [name, position]);
     for (const name of dropCheckpoints) write.run(DELETE_CHECKPOINT, [name]);
-    await this.schemaWrite(write);
+    await this.schemaWrite(write, touched);
     for (const { from, to, spec } of swapped) {
       this.collections.delete(from);
       this.deferredIndexes.delete(from);
@@ -503,9 +579,9 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   /** One schema-changing transaction through the writer; then statements naming tables are prepared anew. */
-  private async schemaWrite(write: WriteBuilder): Promise<void> {
+  private async schemaWrite(write: WriteBuilder, touched: Touched): Promise<void> {
     try {
-      await this.handOver(write.done());
+      await this.handOver(write.done(), touched);
     } finally {
       // Prepared statements name tables; after a rename or a drop they must be prepared again.
       this.forgetStatements();
@@ -625,6 +701,10 @@ function filterSql(filter: Filter, spec?: CollectionSpec): { clauses: string[]; 
 
 /** json_extract yields 1/0 for JSON booleans. */
 const sqlValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+/** What a row of a page holds, for the read cache's bound: about its bytes. */
+const docChars = (row: DocRow) => row[4].length + row[0].length + 16;
+const textChars = (row: string) => row.length;
 
 function toStored<T>(row: DocRow): StoredDocument<T> {
   return { id: row[0], workspaceId: row[1], seq: row[2], version: row[3], doc: JSON.parse(row[4]) as T };
