@@ -136,7 +136,8 @@ export class ProjectsController {
     @Query('archived') archived?: string,
     @Query('cursor') cursor?: string,
   ) {
-    // The page is spliced from the stored JSON of its documents: nothing parsed, nothing re-serialised.
+    // The page is spliced from the stored JSON of its documents: nothing parsed, nothing
+    // re-serialised; sent as its UTF-8 bytes, encoded once for as long as its documents stay the same.
     const page = await this.queries.execute(
       new ListProjectsJsonQuery(caller.workspaceId, {
         statuses: parseStatuses(status),
@@ -144,7 +145,7 @@ export class ProjectsController {
         cursor: singleQueryValue('cursor', cursor),
       }),
     );
-    return page.text;
+    return page.bytes;
   }
 
   /**

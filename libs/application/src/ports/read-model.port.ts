@@ -159,8 +159,11 @@ export interface ReadModelStore {
   /**
    * The same documents as `find`, in the same order, as JSON text: for answers that pass stored
    * documents through unchanged (list pages), so they are not parsed only to be serialised again.
+   * An adapter may hand out one frozen array again while its documents are unchanged (the
+   * embedded projector's read cache): a caller may keep what it builds from such an array by
+   * its identity, and answer the next request with that.
    */
-  findJson(collection: string, query: FindQuery): Promise<DocumentJson[]>;
+  findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]>;
   count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
   /**
    * Applies the writes in order, records the checkpoints and the dead-letter changes. An adapter

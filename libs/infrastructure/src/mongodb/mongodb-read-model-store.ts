@@ -158,7 +158,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   /** Documents are BSON here, so the JSON text is made from the same rows `find` reads. */
-  async findJson(collection: string, query: FindQuery): Promise<DocumentJson[]> {
+  async findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]> {
     return (await this.find(collection, query)).map((found) => ({ seq: found.seq, json: JSON.stringify(found.doc) }));
   }
 

@@ -149,6 +149,20 @@ describe('SqliteReadModelStore read cache', () => {
     expect(reads).toHaveBeenCalledTimes(pages.length * 2);
   });
 
+  it('hands out the same frozen page of JSON documents until a write to its collection, then a new one', async () => {
+    await open();
+    await seed();
+    const first = await cached.findJson('things', pages[0]);
+    expect(Object.isFrozen(first) && first.every((d) => Object.isFrozen(d))).toBe(true);
+    expect(await cached.findJson('things', pages[0])).toBe(first);
+    await cached.apply([{ op: 'merge', collection: 'others', id: 'x', set: { x: 3 } }], { p: 6 });
+    expect(await cached.findJson('things', pages[0])).toBe(first);
+    await cached.apply([{ op: 'merge', collection: 'things', id: 'b', set: { n: 20 } }], { p: 7 });
+    const second = await cached.findJson('things', pages[0]);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(await plain.findJson('things', pages[0]));
+  });
+
   it('holds at most its bounds, the oldest read going first', async () => {
     await open({ documents: 2, pageChars: 200 });
     await seed();

@@ -38,7 +38,7 @@ export interface ReadCacheOptions {
 export const DEFAULT_READ_CACHE: ReadCacheOptions = { documents: 5_000, pageChars: 2 * 1024 * 1024 };
 
 interface Page {
-  rows: unknown[];
+  rows: readonly unknown[];
   chars: number;
 }
 
@@ -80,11 +80,11 @@ export class ReadCache<Row> {
     if (documents.size > this.options.documents) documents.delete(documents.keys().next().value!);
   }
 
-  page<T>(collection: string, key: string): T[] | undefined {
-    return this.collections.get(collection)?.pages.get(key)?.rows as T[] | undefined;
+  page<T>(collection: string, key: string): readonly T[] | undefined {
+    return this.collections.get(collection)?.pages.get(key)?.rows as readonly T[] | undefined;
   }
 
-  keepPage(collection: string, key: string, rows: unknown[], chars: number): void {
+  keepPage(collection: string, key: string, rows: readonly unknown[], chars: number): void {
     if (chars > this.options.pageChars) return;
     const cache = this.cacheOf(collection);
     const previous = cache.pages.get(key);
