@@ -136,17 +136,42 @@ describe('SqliteReadModelStore read cache', () => {
     await expectSameAsTheFile();
   });
 
-  it('reads the file once for what it holds, and again once a write changed it', async () => {
+  it('keeps what is read again: no file read for it until a write changes it', async () => {
     await open();
-    await seed();
+    await seed(); // every read missed once
+    await everything(cached); // missed again: kept
     const reads = jest.spyOn(cached as unknown as { rawStatement: (sql: string) => unknown }, 'rawStatement');
+    const gets = jest.spyOn(cached as unknown as { tableStatements: (c: string) => unknown }, 'tableStatements');
     await everything(cached);
     await everything(cached);
     expect(reads).not.toHaveBeenCalled();
+    expect(gets).not.toHaveBeenCalled();
     await cached.apply([put('e', 'ws_1', 6, 'open')], { p: 6 });
+    gets.mockClear(); // the write's statements
     await everything(cached);
-    // The pages of the collection written to, read again; the other collection's document was not.
+    // The pages of the collection written to, read again (as objects and as text); the other
+    // collection's document, and the documents the write did not name, were not.
     expect(reads).toHaveBeenCalledTimes(pages.length * 2);
+    expect(gets).not.toHaveBeenCalled();
+  });
+
+  it('keeps nothing read only once, nor pages asked for in a round longer than it remembers', async () => {
+    await open();
+    await seed();
+    const cache = (cached as unknown as { cache: ReadCache<unknown> }).cache;
+    // seed read every page once: none kept yet (each document twice, as an object and as text).
+    expect(cache.size.pages).toBe(0);
+    await cached.apply([put('e', 'ws_1', 6, 'open')], { p: 6 });
+    await cached.getJson('things', 'e');
+    expect(cache.document('things', 'e')).toBeUndefined();
+    await cached.getJson('things', 'e');
+    expect(cache.document('things', 'e')).toBeDefined();
+    // A client paging through 200 different pages, twice over: each page missed once per round,
+    // too long ago by the second round to count as read again.
+    for (let round = 0; round < 2; round++)
+      for (let after = 0; after < 200; after++)
+        await cached.findJson('things', { workspaceId: 'ws_1', afterSeq: after, limit: 3 });
+    expect(cache.size.pages).toBe(0);
   });
 
   it('hands out the same frozen page of JSON documents until a write to its collection, then a new one', async () => {
@@ -164,12 +189,12 @@ describe('SqliteReadModelStore read cache', () => {
   });
 
   it('holds at most its bounds, the oldest read going first', async () => {
-    await open({ documents: 2, pageChars: 200 });
+    await open({ documents: 2, pageChars: 1_000 });
     await seed();
     const cache = (cached as unknown as { cache: ReadCache<unknown> }).cache;
     await everything(cached);
     expect(cache.size.documents).toBeLessThanOrEqual(3); // two things, one other
-    expect(cache.size.pageChars).toBeLessThanOrEqual(200);
+    expect(cache.size.pageChars).toBeLessThanOrEqual(1_000);
     // What it no longer holds is read from the file again, the same as before.
     await expectSameAsTheFile();
   });
@@ -212,22 +237,31 @@ describe('ReadCache', () => {
   });
 
   it('lets the document and the page kept longest ago go first, per collection', () => {
-    const cache = new ReadCache<string>({ documents: 2, pageChars: 10 });
+    const cache = new ReadCache<string>({ documents: 2, pageChars: 10_000 });
     for (const id of ['a', 'b', 'c']) cache.keepDocument('things', id, id.toUpperCase());
     cache.keepDocument('others', 'x', 'X');
     expect(['a', 'b', 'c'].map((id) => cache.document('things', id))).toEqual([undefined, 'B', 'C']);
     expect(cache.document('others', 'x')).toBe('X');
 
-    cache.keepPage('things', 'p1', [], 4);
-    cache.keepPage('things', 'p2', [], 4);
-    cache.keepPage('things', 'p3', [], 4);
-    cache.keepPage('things', 'too big', [], 11);
-    expect(['p1', 'p2', 'p3', 'too big'].map((key) => cache.page('things', key) !== undefined)).toEqual([
+    // Each page counts its texts, its key and 128 for the rest of it: room for two of these.
+    const bounded = new ReadCache<string>({ documents: 2, pageChars: 2 * (128 + 2 + 100) + 50 });
+    bounded.keepPage('things', 'p1', [], 100);
+    bounded.keepPage('things', 'p2', [], 100);
+    bounded.keepPage('things', 'p3', [], 100);
+    bounded.keepPage('things', 'too big', [], 1000);
+    expect(['p1', 'p2', 'p3', 'too big'].map((key) => bounded.page('things', key) !== undefined)).toEqual([
       false,
       true,
       true,
       false,
     ]);
-    expect(cache.size.pageChars).toBe(8);
+    expect(bounded.size.pageChars).toBe(2 * (128 + 2 + 100));
+  });
+
+  it('counts a page of nothing against its bound: lookups of unknown keys cannot pile up', () => {
+    const cache = new ReadCache<string>({ documents: 10, pageChars: 10_000 });
+    for (let i = 0; i < 10_000; i++) cache.keepPage('api_keys', `lookup of key ${i}`, [], 0);
+    expect(cache.size.pages).toBeLessThan(100);
+    expect(cache.size.pageChars).toBeLessThanOrEqual(10_000);
   });
 });

@@ -27,7 +27,7 @@ export class Touched {
 export interface ReadCacheOptions {
   /** Documents held per collection; past it, the one kept longest ago goes. */
   documents: number;
-  /** List pages held per collection, by the total length of their texts (about their bytes). */
+  /** List pages held per collection, by the total length of their texts and keys (about their bytes). */
   pageChars: number;
 }
 
@@ -36,6 +36,9 @@ export interface ReadCacheOptions {
  * (0.3 to 1 KB each) and 2 MB of list pages (18 KB for a page of 50 projects) each.
  */
 export const DEFAULT_READ_CACHE: ReadCacheOptions = { documents: 5_000, pageChars: 2 * 1024 * 1024 };
+
+/** What a kept page costs beyond its texts and key: its entry, its array, the objects of its rows. */
+const PAGE_OVERHEAD_CHARS = 128;
 
 interface Page {
   rows: readonly unknown[];
@@ -47,7 +50,13 @@ interface CollectionCache<Row> {
   /** Rows of a query, by its statement and parameters. */
   pages: Map<string, Page>;
   pageChars: number;
+  /** Documents and pages missed once lately, not kept (see `admitDocument`). */
+  missedDocuments: Set<string>;
+  missedPages: Set<string>;
 }
+
+/** Page keys remembered as missed once, per collection: about as many as the pages held. */
+const MISSED_PAGES = 128;
 
 /**
  * Rows this process has read from the read models, kept until a write of this process that may
@@ -64,6 +73,12 @@ interface CollectionCache<Row> {
  * Each collection holds a bounded number of documents and of page text; past the bound, what was
  * kept longest ago goes first (a Map keeps insertion order), and is read from the file again when
  * asked for, like any miss.
+ *
+ * Only what is read again is kept: a document or page is kept on its second miss among the last
+ * few (`admitDocument`, `admitPage`). Keeping everything read cost more than it saved where reads
+ * seldom repeat: a client paging through a list (400 different pages in turn) cost 163 us a page
+ * uncached and about 300 kept, each kept page (its rows, text and bytes, some 50 KB) living just
+ * long enough to reach V8's old generation before it was pushed out.
  */
 export class ReadCache<Row> {
   private readonly collections = new Map<string, CollectionCache<Row>>();
@@ -72,6 +87,19 @@ export class ReadCache<Row> {
 
   document(collection: string, id: string): Row | undefined {
     return this.collections.get(collection)?.documents.get(id);
+  }
+
+  /**
+   * Whether a document just read from the file should be kept: yes when it was missed once
+   * already among the last `documents` misses of its collection; otherwise that miss is noted.
+   */
+  admitDocument(collection: string, id: string): boolean {
+    return admit(this.cacheOf(collection).missedDocuments, id, this.options.documents);
+  }
+
+  /** The same for a page (among the last 128 pages missed in its collection). */
+  admitPage(collection: string, key: string): boolean {
+    return admit(this.cacheOf(collection).missedPages, key, MISSED_PAGES);
   }
 
   keepDocument(collection: string, id: string, row: Row): void {
@@ -84,7 +112,13 @@ export class ReadCache<Row> {
     return this.collections.get(collection)?.pages.get(key)?.rows as readonly T[] | undefined;
   }
 
-  keepPage(collection: string, key: string, rows: readonly unknown[], chars: number): void {
+  /**
+   * `chars`: the length of the rows' texts. A page also counts its key and a little more, so that
+   * pages of nothing (an unknown API key's lookup, asked with one random key after another) still
+   * fill the bound and push older pages out, instead of piling up at no cost.
+   */
+  keepPage(collection: string, key: string, rows: readonly unknown[], textChars: number): void {
+    const chars = textChars + key.length + PAGE_OVERHEAD_CHARS;
     if (chars > this.options.pageChars) return;
     const cache = this.cacheOf(collection);
     const previous = cache.pages.get(key);
@@ -128,9 +162,23 @@ export class ReadCache<Row> {
   private cacheOf(collection: string): CollectionCache<Row> {
     let cache = this.collections.get(collection);
     if (!cache) {
-      cache = { documents: new Map(), pages: new Map(), pageChars: 0 };
+      cache = {
+        documents: new Map(),
+        pages: new Map(),
+        pageChars: 0,
+        missedDocuments: new Set(),
+        missedPages: new Set(),
+      };
       this.collections.set(collection, cache);
     }
     return cache;
   }
+}
+
+/** True when `key` was missed once among the last `bound` misses (and is then no longer noted as missed). */
+function admit(missed: Set<string>, key: string, bound: number): boolean {
+  if (missed.delete(key)) return true;
+  missed.add(key);
+  if (missed.size > bound) missed.delete(missed.values().next().value!);
+  return false;
 }

@@ -269,13 +269,13 @@ export class SqliteReadModelStore implements ReadModelStore {
     return row ? toStored<T>(row) : null;
   }
 
-  /** A document's row from the read cache, else read and kept there (a missing document is not). */
+  /** A document's row from the read cache, else read (and kept when read again lately; a missing document never is). */
   private cachedRow(collection: string, id: string): DocRow | undefined {
     const cache = this.cache!;
     let row = cache.document(collection, id);
     if (row === undefined) {
       row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
-      if (row) cache.keepDocument(collection, id, row);
+      if (row && cache.admitDocument(collection, id)) cache.keepDocument(collection, id, row);
     }
     return row;
   }
@@ -300,26 +300,26 @@ export class SqliteReadModelStore implements ReadModelStore {
     const cache = this.cache;
     if (!cache) return toDocumentJson(this.rawStatement(ordered).all(...params) as string[]);
     const key = pageKey(ordered, params);
-    let documents = cache.page<DocumentJson>(collection, key);
-    if (!documents) {
-      documents = Object.freeze(
-        toDocumentJson(this.rawStatement(ordered).all(...params) as string[]).map((d) => Object.freeze(d)),
-      );
-      let chars = 0;
-      for (const document of documents) chars += document.json.length;
-      cache.keepPage(collection, key, documents, chars);
-    }
-    return documents;
+    const kept = cache.page<DocumentJson>(collection, key);
+    if (kept) return kept;
+    const documents = toDocumentJson(this.rawStatement(ordered).all(...params) as string[]);
+    if (!cache.admitPage(collection, key)) return documents;
+    const frozen = Object.freeze(documents.map((d) => Object.freeze(d)));
+    let chars = 0;
+    for (const document of frozen) chars += document.json.length;
+    cache.keepPage(collection, key, frozen, chars);
+    return frozen;
   }
 
-  /** The rows of a query, from the read cache when it holds them (nothing changes them), else read and kept there. */
+  /** The rows of a query, from the read cache when it holds them (nothing changes them), else read (and kept when read again lately). */
   private pageRows(collection: string, sql: string, params: unknown[]): readonly DocRow[] {
     const cache = this.cache;
     if (!cache) return this.rawStatement(sql).all(...params) as DocRow[];
     const key = pageKey(sql, params);
-    let rows = cache.page<DocRow>(collection, key);
-    if (!rows) {
-      rows = this.rawStatement(sql).all(...params) as DocRow[];
+    const kept = cache.page<DocRow>(collection, key);
+    if (kept) return kept;
+    const rows = this.rawStatement(sql).all(...params) as DocRow[];
+    if (cache.admitPage(collection, key)) {
       let chars = 0;
       for (const row of rows) chars += row[0].length + row[4].length;
       cache.keepPage(collection, key, rows, chars);
