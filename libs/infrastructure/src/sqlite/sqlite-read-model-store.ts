@@ -148,10 +148,10 @@ export class SqliteReadModelStore implements ReadModelStore {
    * What it may change leaves the read cache once it has ended, committed or not, and before
    * its caller goes on.
    */
-  private handOver(write: Write, touched: Touched): Promise<unknown> {
+  private handOver(write: Write, touched: Touched | null): Promise<unknown> {
     let written = this.writer.write(write);
     const cache = this.cache;
-    if (cache) written = written.finally(() => cache.forget(touched));
+    if (cache && touched) written = written.finally(() => cache.forget(touched));
     this.lastWrite = written.catch(() => undefined);
     return written;
   }
@@ -370,7 +370,8 @@ export class SqliteReadModelStore implements ReadModelStore {
    * are built here, where the collections are known; JSON is serialised once, here.
    */
   async apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void> {
-    const touched = new Touched();
+    // What the write may change, for the read cache to forget (nothing to gather without one).
+    const touched = this.cache ? new Touched() : null;
     await this.handOver(this.writeOf(ops, checkpoints, deadLetters, touched), touched);
   }
 
@@ -378,7 +379,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     ops: WriteOp[],
     checkpoints: Record<string, number>,
     deadLetters: DeadLetterChanges | undefined,
-    touched: Touched,
+    touched: Touched | null,
   ): Write {
     const write = new WriteBuilder();
     for (const op of ops) this.stepOf(op, write, touched);
@@ -424,9 +425,11 @@ export class SqliteReadModelStore implements ReadModelStore {
     return this.deleteDeadLetter.run(key.projection, key.position).changes > 0;
   }
 
-  private stepOf(op: WriteOp, write: WriteBuilder, touched: Touched): void {
-    if (op.op === 'deleteWhere') touched.collection(op.collection);
-    else touched.document(op.collection, op.id);
+  private stepOf(op: WriteOp, write: WriteBuilder, touched: Touched | null): void {
+    if (touched) {
+      if (op.op === 'deleteWhere') touched.collection(op.collection);
+      else touched.document(op.collection, op.id);
+    }
     switch (op.op) {
       case 'put':
         write.run(this.tableStatements(op.collection).put, [
