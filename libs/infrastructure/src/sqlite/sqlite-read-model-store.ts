@@ -283,7 +283,10 @@ export class SqliteReadModelStore implements ReadModelStore {
   /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.pageRows(collection, `${sql} ORDER BY seq, id ${limitSql(query.limit)}`, params);
+    const rows = this.pageOf<DocRow>(collection, `${sql} ORDER BY seq, id ${limitSql(query.limit)}`, params, {
+      rows: (read) => read as DocRow[],
+      chars: (row) => row[0].length + row[4].length,
+    });
     return rows.map((row) => toStored<T>(row));
   }
 
@@ -296,35 +299,37 @@ export class SqliteReadModelStore implements ReadModelStore {
    */
   async findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]> {
     const { sql, params } = this.select(collection, query, "SELECT seq || ' ' || doc");
-    const ordered = `${sql} ORDER BY seq, id ${limitSql(query.limit)}`;
-    const cache = this.cache;
-    if (!cache) return toDocumentJson(this.rawStatement(ordered).all(...params) as string[]);
-    const key = pageKey(ordered, params);
-    const kept = cache.page<DocumentJson>(collection, key);
-    if (kept) return kept;
-    const documents = toDocumentJson(this.rawStatement(ordered).all(...params) as string[]);
-    if (!cache.admitPage(collection, key)) return documents;
-    const frozen = Object.freeze(documents.map((d) => Object.freeze(d)));
-    let chars = 0;
-    for (const document of frozen) chars += document.json.length;
-    cache.keepPage(collection, key, frozen, chars);
-    return frozen;
+    return this.pageOf<DocumentJson>(collection, `${sql} ORDER BY seq, id ${limitSql(query.limit)}`, params, {
+      rows: (read) => toDocumentJson(read as string[]),
+      chars: (document) => document.json.length,
+      // Frozen: what a caller built from it may be kept by the array's identity (jsonPage).
+      keep: (documents) => Object.freeze(documents.map((d) => Object.freeze(d))),
+    });
   }
 
-  /** The rows of a query, from the read cache when it holds them (nothing changes them), else read (and kept when read again lately). */
-  private pageRows(collection: string, sql: string, params: unknown[]): readonly DocRow[] {
+  /**
+   * The items of a query: from the read cache when it holds them (the same array again: nothing
+   * changes it), else read and shaped, and kept when read again lately (`keep` may freeze them).
+   */
+  private pageOf<T>(
+    collection: string,
+    sql: string,
+    params: unknown[],
+    shape: { rows: (read: unknown[]) => T[]; chars: (item: T) => number; keep?: (items: T[]) => readonly T[] },
+  ): readonly T[] {
     const cache = this.cache;
-    if (!cache) return this.rawStatement(sql).all(...params) as DocRow[];
+    const read = () => shape.rows(this.rawStatement(sql).all(...params));
+    if (!cache) return read();
     const key = pageKey(sql, params);
-    const kept = cache.page<DocRow>(collection, key);
+    const kept = cache.page<T>(collection, key);
     if (kept) return kept;
-    const rows = this.rawStatement(sql).all(...params) as DocRow[];
-    if (cache.admitPage(collection, key)) {
-      let chars = 0;
-      for (const row of rows) chars += row[0].length + row[4].length;
-      cache.keepPage(collection, key, rows, chars);
-    }
-    return rows;
+    const items = read();
+    if (!cache.admitPage(collection, key)) return items;
+    const keeping = shape.keep ? shape.keep(items) : items;
+    let chars = 0;
+    for (const item of keeping) chars += shape.chars(item);
+    cache.keepPage(collection, key, keeping, chars);
+    return keeping;
   }
 
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
