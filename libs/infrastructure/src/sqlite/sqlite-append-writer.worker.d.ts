@@ -1,6 +1,19 @@
 import type { AppendResult, ExpectedRevision, StreamAppend } from '@app/application/ports';
 
-export type AppendRequest = StreamAppend;
+/** An event as the writer takes it: its data and metadata already JSON text (made where the append is asked for). */
+export interface EventText {
+  id: string;
+  type: string;
+  schemaVersion: number;
+  data: string;
+  metadata: string;
+}
+
+export interface AppendRequest {
+  streamId: StreamAppend['streamId'];
+  events: EventText[];
+  expectedRevision: StreamAppend['expectedRevision'];
+}
 
 export type Conflict = { conflict: { streamId: string; expected: ExpectedRevision; actual: number | 'no_stream' } };
 
@@ -19,10 +32,14 @@ export type EventRow = [
   metadata: string,
 ];
 
-/** What one batch did: an outcome per group, and the rows it inserted (none of a group in conflict). */
+/**
+ * What one batch did: an outcome per group, and what it inserted (nothing of a group in conflict,
+ * nothing of an append that was already written), as numbers: for each append written, in
+ * position order, `group, append, firstRevision, count`, then the `count` positions of its events.
+ */
 export interface BatchOutcome {
   outcomes: GroupOutcome[];
-  rows: EventRow[];
+  written: number[];
 }
 
 export interface AppendWriter {

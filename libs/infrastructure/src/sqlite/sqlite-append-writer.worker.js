@@ -54,9 +54,10 @@ function openWriter(file) {
 
   const conflict = (streamId, expected, actual) => ({ conflict: { streamId, expected, actual } });
   /**
-   * The rows the current batch inserted, as the reading side's `SELECT` returns them (position,
-   * stream, revision, id, type, schema version, data and metadata as stored): handed back with
-   * the outcomes, so this process's subscriptions get its own appends without reading them again.
+   * What the current batch inserted, as numbers only: for each append written, its group's and
+   * its own index, its first event's revision, and each event's position. The caller holds the
+   * rest of each row (stream, ids, types, the JSON texts), so its subscriptions get its own
+   * appends without reading them again and without their texts coming back through the channel.
    */
   let written = [];
 
@@ -78,7 +79,7 @@ function openWriter(file) {
     return { ok: { nextRevision: last.revision, position: last.position } };
   }
 
-  function appendOne({ streamId, events, expectedRevision: expected }) {
+  function appendOne({ streamId, events, expectedRevision: expected }, group, index) {
     const last = lastRevision.get(streamId).revision;
     const current = last === null ? 'no_stream' : last;
     const replayed = replay(streamId, events, expected, current);
@@ -92,13 +93,12 @@ function openWriter(file) {
       return { ok: { nextRevision: last === null ? -1 : last, position: head.get().position || 0 } };
     let revision = last === null ? -1 : last;
     let position = 0;
+    written.push(group, index, revision + 1, events.length);
     for (const e of events) {
       revision += 1;
-      const data = JSON.stringify(e.data);
-      const metadata = JSON.stringify(e.metadata);
-      const info = insert.run(streamId, revision, e.id, e.type, e.schemaVersion, data, metadata);
+      const info = insert.run(streamId, revision, e.id, e.type, e.schemaVersion, e.data, e.metadata);
       position = Number(info.lastInsertRowid);
-      written.push([position, streamId, revision, e.id, e.type, e.schemaVersion, data, metadata]);
+      written.push(position);
     }
     return { ok: { nextRevision: revision, position } };
   }
@@ -112,23 +112,23 @@ function openWriter(file) {
   }
   // Called inside the batch transaction, better-sqlite3 runs this as a SAVEPOINT: a throw rolls
   // back this group's rows only.
-  const writeGroupInSavepoint = db.transaction((appends) =>
-    appends.map((append) => {
-      const outcome = appendOne(append);
+  const writeGroupInSavepoint = db.transaction((appends, group) =>
+    appends.map((append, index) => {
+      const outcome = appendOne(append, group, index);
       if (outcome.conflict) throw new GroupConflict(outcome);
       return outcome.ok;
     }),
   );
 
-  function writeGroup(appends) {
+  function writeGroup(appends, group) {
     // A single append checks its revision before writing anything: no savepoint needed.
     if (appends.length === 1) {
-      const outcome = appendOne(appends[0]);
+      const outcome = appendOne(appends[0], group, 0);
       return outcome.conflict ? outcome : { ok: [outcome.ok] };
     }
     const mark = written.length;
     try {
-      return { ok: writeGroupInSavepoint(appends) };
+      return { ok: writeGroupInSavepoint(appends, group) };
     } catch (error) {
       written.length = mark; // rolled back with the savepoint
       if (error instanceof GroupConflict) return error.outcome;
@@ -138,14 +138,15 @@ function openWriter(file) {
 
   const writeBatch = db.transaction((groups) => {
     written = [];
-    return { outcomes: groups.map(writeGroup), rows: written };
+    return { outcomes: groups.map(writeGroup), written };
   });
 
   return {
     /**
-     * `groups`: arrays of appends. Returns one outcome per group, { ok: [result per append] } or
-     * { conflict } (nothing of that group written), and the rows written, in position order;
-     * throws if the transaction failed (nothing written).
+     * `groups`: arrays of appends, each event's data and metadata as JSON text. Returns one
+     * outcome per group, { ok: [result per append] } or { conflict } (nothing of that group
+     * written), and what was written (`written`, above), in position order; throws if the
+     * transaction failed (nothing written).
      */
     write: (groups) => writeBatch.immediate(groups),
     close: () => db.close(),

@@ -75,6 +75,50 @@ describe('SqliteEventStore subscriptions', () => {
     expect(seen).toEqual(await store.readAll({ after: 0, maxCount: 100 }));
   });
 
+  it('hands a batch with groups, conflicts, retries and a failed append to its subscriptions as the store has it', async () => {
+    const store = open(60_000);
+    const retried = [event(100), event(101)];
+    await store.appendToStream('retried', retried, { expectedRevision: 'no_stream' });
+    await store.appendToStream('taken', [event(102)], { expectedRevision: 'no_stream' });
+    const { seen, subscription } = collect(store);
+    await until(() => seen.length === 3);
+
+    // One batch: everything below is asked for in the same turn.
+    const outcomes = await Promise.allSettled([
+      store.appendToStreams([
+        { streamId: 'group-a', events: [event(1), event(2)], expectedRevision: 'no_stream' },
+        { streamId: 'group-b', events: [], expectedRevision: 'no_stream' },
+        { streamId: 'group-c', events: [event(3)], expectedRevision: 'no_stream' },
+      ]),
+      // In conflict on its second stream: nothing of it is written.
+      store.appendToStreams([
+        { streamId: 'lost', events: [event(4)], expectedRevision: 'no_stream' },
+        { streamId: 'taken', events: [event(5)], expectedRevision: 'no_stream' },
+      ]),
+      // Already written: succeeds without writing again.
+      store.appendToStream('retried', retried, { expectedRevision: 'no_stream' }),
+      // Data JSON cannot hold: this append fails, alone.
+      store.appendToStream('bad', [{ ...event(6), data: { n: BigInt(6) } }], { expectedRevision: 'no_stream' }),
+      store.appendToStream('retried', [event(7)], { expectedRevision: 1 }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[3] as PromiseRejectedResult).reason)).toMatch(/BigInt/);
+
+    const stored = await store.readAll({ after: 0, maxCount: 100 });
+    expect(stored.map((e) => [e.streamId, e.revision])).toEqual([
+      ['retried', 0],
+      ['retried', 1],
+      ['taken', 0],
+      ['group-a', 0],
+      ['group-a', 1],
+      ['group-c', 0],
+      ['retried', 2],
+    ]);
+    await until(() => seen.length === stored.length);
+    await subscription.stop();
+    expect(seen).toEqual(stored);
+  });
+
   it("parses each of this process's appends once for all its subscriptions, each given an array of its own", async () => {
     const store = open(60_000);
     const first = collect(store);

@@ -175,8 +175,17 @@ export class SqliteEventStore implements EventStore {
   appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
     if (appends.length === 0) return Promise.resolve([]);
+    // As JSON text now, as they are asked for: what the writer thread is handed is strings
+    // (cloned as bytes, not walked field by field), and what this process's subscriptions read
+    // back is the same text. Data JSON cannot hold fails this append alone, not its batch.
+    let texts: AppendRequest[];
+    try {
+      texts = appends.map(toAppendRequest);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
-      this.pending.push({ appends, resolve, reject });
+      this.pending.push({ appends: texts, resolve, reject });
       if (!this.writing) {
         this.writing = true;
         // The appends requested by the code running now join the first batch; the repository has
@@ -193,9 +202,9 @@ export class SqliteEventStore implements EventStore {
       const batch = this.pending;
       this.pending = [];
       let outcomes: BatchOutcome['outcomes'];
-      let rows: EventRow[];
+      let written: number[];
       try {
-        ({ outcomes, rows } = await this.writer.write(batch.map((group) => group.appends)));
+        ({ outcomes, written } = await this.writer.write(batch.map((group) => group.appends)));
       } catch (error) {
         // The transaction rolled back: nothing of this batch was written.
         for (const group of batch) group.reject(error);
@@ -213,10 +222,10 @@ export class SqliteEventStore implements EventStore {
             ),
           );
       });
-      if (this.listeners.size > 0 && rows.length > 0) {
+      if (this.listeners.size > 0 && written.length > 0) {
         // Parsed once for every subscription (the projections and the webhook fan-out read the
         // same events): the objects are shared, and no subscriber changes an event it is given.
-        const events = rows.map(toRecorded);
+        const events = recordedOf(batch, written);
         for (const listener of this.listeners) listener(events);
       }
     }
@@ -407,6 +416,38 @@ class LocalEvents {
 }
 
 const lastPosition = (events: RecordedEvent[]) => events[events.length - 1].position;
+
+function toAppendRequest({ streamId, events, expectedRevision }: StreamAppend): AppendRequest {
+  return {
+    streamId,
+    expectedRevision,
+    events: events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      data: JSON.stringify(e.data),
+      metadata: JSON.stringify(e.metadata),
+    })),
+  };
+}
+
+/** The events a batch wrote, as read back from the store, from the appends and the writer's `written`. */
+function recordedOf(batch: PendingGroup[], written: number[]): RecordedEvent[] {
+  const events: RecordedEvent[] = [];
+  for (let i = 0; i < written.length;) {
+    const append = batch[written[i]].appends[written[i + 1]];
+    const firstRevision = written[i + 2];
+    const count = written[i + 3];
+    i += 4;
+    for (let k = 0; k < count; k++, i++) {
+      const e = append.events[k];
+      events.push(
+        toRecorded([written[i], append.streamId, firstRevision + k, e.id, e.type, e.schemaVersion, e.data, e.metadata]),
+      );
+    }
+  }
+  return events;
+}
 
 function toRecorded(row: EventRow): RecordedEvent {
   return new StoredEvent(row);
