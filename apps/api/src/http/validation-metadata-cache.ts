@@ -1,9 +1,18 @@
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, ValidationTypes, ValidatorOptions, ValidationError, validateSync } from 'class-validator';
 
 type Storage = ReturnType<typeof getMetadataStorage>;
 type Metadatas = ReturnType<Storage['getTargetValidationMetadatas']>;
 
 const cached = new WeakSet<Storage>();
+
+/**
+ * The object `validatePresent` is validating now (validation is synchronous): the one grouping of
+ * rules asked for while it runs is narrowed to it. Null at any other time.
+ */
+let narrowingFor: object | null = null;
+
+/** Per grouping of a class's rules: each property's conditions (ValidateIf, applied by the decorators), once. */
+const conditionsOf = new WeakMap<Record<string, Metadatas>, [property: string, conditions: Metadatas][]>();
 
 /**
  * Makes class-validator look up a class's rules once instead of on every validation.
@@ -45,7 +54,10 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   storage.groupByPropertyName = (metadatas) => {
     let byProperty = grouped.get(metadatas);
     if (!byProperty) grouped.set(metadatas, (byProperty = group(metadatas)));
-    return byProperty;
+    if (narrowingFor === null) return byProperty;
+    const object = narrowingFor;
+    narrowingFor = null;
+    return narrowed(byProperty, object);
   };
 
   for (const register of ['addValidationSchema', 'addValidationMetadata', 'addConstraintMetadata'] as const) {
@@ -55,4 +67,48 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
       original(arg);
     }) as never;
   }
+}
+
+/**
+ * `validateSync` over the properties it could report on, and no others: those the object has, and
+ * those it lacks whose conditions (`ValidateIf`) let them be checked while absent (a required
+ * field; `other_status_reason` when the status is `other`). The validator walks every property of
+ * the class, and for one that is absent and optional it builds an error, finds its condition false
+ * and strips the empty error again: for a PATCH of one field of a job's twenty, 7 µs of the
+ * validation's 9 (docs/benchmarks.md). The outcome is the validator's own, error for error.
+ *
+ * `object` must hold only what was given (an instance of the DTO class without the class's own
+ * `= undefined` fields), so that the whitelist checks its own keys against the narrowed rules.
+ * Without the metadata cache (`cacheValidationMetadata` on the global storage) this is plain
+ * `validateSync`.
+ */
+export function validatePresent(object: object, options: ValidatorOptions): ValidationError[] {
+  narrowingFor = object;
+  try {
+    return validateSync(object, options);
+  } finally {
+    narrowingFor = null;
+  }
+}
+
+function narrowed(byProperty: Record<string, Metadatas>, object: object): Record<string, Metadatas> {
+  let conditions = conditionsOf.get(byProperty);
+  if (!conditions) {
+    conditions = Object.entries(byProperty).map(([property, rules]) => [
+      property,
+      rules.filter((rule) => rule.type === ValidationTypes.CONDITIONAL_VALIDATION),
+    ]);
+    conditionsOf.set(byProperty, conditions);
+  }
+  const values = object as Record<string, unknown>;
+  const out: Record<string, Metadatas> = {};
+  for (const [property, when] of conditions) {
+    // As the validator decides (every condition true), for the value it would read: undefined.
+    if (
+      Object.prototype.hasOwnProperty.call(values, property) ||
+      when.every((rule) => (rule.constraints[0] as (o: object, v: unknown) => boolean)(object, values[property]))
+    )
+      out[property] = byProperty[property];
+  }
+  return out;
 }

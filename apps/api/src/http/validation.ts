@@ -1,6 +1,6 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
-import { ValidationError, validateSync } from 'class-validator';
-import { cacheValidationMetadata } from './validation-metadata-cache';
+import { ValidationError } from 'class-validator';
+import { cacheValidationMetadata, validatePresent } from './validation-metadata-cache';
 
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
 
@@ -23,8 +23,9 @@ export class DtoValidationPipe implements PipeTransform {
     const body = value === undefined ? {} : value;
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       throw new BadRequestException(BODY_NOT_OBJECT);
-    const instance = toInstance(metatype, body as Record<string, unknown>);
-    const errors = validateSync(instance as object, {
+    // Validated as given (only the body's own fields, on the DTO's prototype): the rules of the
+    // fields it does not carry run only where they can fail (validation-metadata-cache.ts).
+    const errors = validatePresent(given(metatype, body as Record<string, unknown>), {
       whitelist: true,
       forbidNonWhitelisted: true,
       stopAtFirstError: true,
@@ -34,7 +35,7 @@ export class DtoValidationPipe implements PipeTransform {
     // Not copied (class-validator finds a DTO's rules through `instance.constructor`), so refused here.
     if (Object.prototype.hasOwnProperty.call(body, 'constructor'))
       throw new BadRequestException('constructor is not an allowed field');
-    return instance;
+    return toInstance(metatype, body as Record<string, unknown>);
   }
 }
 
@@ -48,12 +49,20 @@ export class DtoValidationPipe implements PipeTransform {
  * validator looks the DTO's rules up through it, and refused by the caller.
  */
 function toInstance(metatype: new () => object, body: Record<string, unknown>): object {
-  const instance = new metatype();
+  return copyOnto(new metatype(), body);
+}
+
+/** The body's own fields on an object of the DTO's class that has no others (not even its `= undefined` fields). */
+function given(metatype: new () => object, body: Record<string, unknown>): object {
+  return copyOnto(Object.create(metatype.prototype) as object, body);
+}
+
+function copyOnto(target: object, body: Record<string, unknown>): object {
   for (const key of Object.keys(body)) {
     if (key === 'constructor') continue;
-    Object.defineProperty(instance, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, { value: body[key], enumerable: true, writable: true, configurable: true });
   }
-  return instance;
+  return target;
 }
 
 function isDto(metatype: unknown): metatype is new () => object {
