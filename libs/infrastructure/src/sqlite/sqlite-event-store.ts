@@ -340,7 +340,7 @@ export class SqliteEventStore implements EventStore {
           continue;
         }
         wait = this.pollIntervalMs;
-        const last = events[events.length - 1].position;
+        const last = lastPosition(events);
         await options.onEvents(events);
         checkpoint = last;
       }
