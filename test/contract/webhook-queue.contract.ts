@@ -219,6 +219,32 @@ export function webhookQueueContract(
         expect(again).toMatchObject({ id: d.id, attempts: 0 });
       });
 
+      it("names the owners of running claims, and releases a dead one's claims: due at once, its late settlement void", async () => {
+        const [a, b, c, d] = [delivery(), delivery(), delivery(), delivery()];
+        await enqueue(a, b, c, d);
+        expect(await queue.claimOwners(T0)).toEqual([]);
+        const dead = await queue.claimDue('dead', T0, 2, 60_000);
+        const [live] = await queue.claimDue('live', T0, 1, 60_000);
+        await queue.claimDue('ended', T0, 1, 1_000);
+        expect((await queue.claimOwners(T0 + 10)).sort()).toEqual(['dead', 'ended', 'live']);
+        expect((await queue.claimOwners(T0 + 1_000)).sort()).toEqual(['dead', 'live']); // that lease ran out
+
+        expect(await queue.releaseClaimsOf('dead', T0 + 20)).toBe(2);
+        expect(await queue.claimOwners(T0 + 1_000)).toEqual(['live']);
+        expect(await queue.nextDueAt()).toBe(T0 + 20);
+        expect(await queue.settle(dead[0], attemptOf(dead[0], 1), { status: 'succeeded' })).toBe(false);
+        const again = await queue.claimDue('restarted', T0 + 20, 10, 60_000);
+        expect(again.map((x) => x.id).sort()).toEqual(dead.map((x) => x.id).sort());
+        expect(again.every((x) => x.attempts === 0)).toBe(true);
+        expect(await queue.listAttempts(a.webhookId, { limit: 10 })).toEqual([]);
+        // Settled claims hold nothing: their owner is gone from the list.
+        expect(await queue.settle(live, attemptOf(live, 1), { status: 'succeeded' })).toBe(true);
+        for (const claim of again)
+          expect(await queue.settle(claim, null, { status: 'failed', reason: 'x' })).toBe(true);
+        expect(await queue.claimOwners(T0 + 1_000)).toEqual([]);
+        expect(await queue.releaseClaimsOf('live', T0 + 30)).toBe(0);
+      });
+
       it('settles a batch at once, each claim on its own: a stale one writes nothing, the others land', async () => {
         const [a, b, c, d] = [delivery(), delivery(), delivery(), delivery()];
         await enqueue(a, b, c, d);

@@ -33,6 +33,8 @@ export type Responder = (request: ReceivedRequest, n: number) => Reply;
 export class HttpsReceiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly responders = new Map<string, Responder>();
+  /** Delayed answers not sent yet: close() cancels them. */
+  private readonly delayed = new Set<NodeJS.Timeout>();
 
   private constructor(
     private readonly server: Server,
@@ -113,12 +115,19 @@ export class HttpsReceiver {
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body);
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
+      if (reply.delayMs) {
+        const timer = setTimeout(() => {
+          this.delayed.delete(timer);
+          send();
+        }, reply.delayMs);
+        this.delayed.add(timer);
+      } else send();
     });
   }
 
   async close(): Promise<void> {
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });

@@ -8,14 +8,17 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
   useReceiver();
 
   describe('restarts', () => {
-    it('loses no delivery when the service is killed in the middle of retries, and re-checks targets at delivery time', async () => {
+    it('loses no delivery when the service is killed in the middle of retries and of an attempt, and re-checks targets at delivery time', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'wos-webhooks-restart-'));
       const env = serviceEnv(dataDir, {
         WEBHOOK_RETRY_DELAYS_MS: '0,1000,1000,1000,1000',
         WEBHOOK_PAUSE_AFTER_FAILURES: '10',
       });
       let up = false;
-      receiver.respond('/restart', () => (up ? { status: 204 } : { status: 503 }));
+      // Two first attempts fail; the third is still waiting for its answer when the service dies:
+      // its claim (a lease longer than the request timeout, 45 s) belongs to a dead process, and the
+      // next one attempts it at once.
+      receiver.respond('/restart', (_, n) => (up ? { status: 204 } : { status: 503, delayMs: n === 3 ? 20_000 : 0 }));
       let service = await ServiceProcess.start(env);
       const api = client(() => service);
       try {
@@ -25,7 +28,7 @@ describe('Webhook deliveries to a real HTTPS receiver', () => {
         const firstTries = await receiver.waitFor('/restart', 3);
         const ids = new Set(firstTries.map((r) => r.headers['webhook-id']));
         expect(ids.size).toBe(3);
-        await sleep(150); // the failures are settled; the retries are a second away
+        await sleep(150); // two failures are settled, their retries a second away; one attempt is in flight
         expect(await service.stop('SIGKILL')).toBeNull();
 
         up = true;

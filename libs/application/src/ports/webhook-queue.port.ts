@@ -247,6 +247,16 @@ export interface WebhookQueue {
   settleMany(requests: readonly SettleRequest[]): Promise<SettleResult>;
   /** Gives a claimed delivery back untouched (shutdown before the attempt finished). */
   release(claim: { id: string; claimToken: string }): Promise<void>;
+  /**
+   * The owners holding claims whose lease has not ended at `now`: the worker asks its host which
+   * of them are dead processes, whose claims need not be waited out.
+   */
+  claimOwners(now: number): Promise<string[]>;
+  /**
+   * Ends every claim `owner` holds (a worker known to be dead): those deliveries are due at `now`,
+   * untouched otherwise, and a late settlement of one of those claims writes nothing. The count.
+   */
+  releaseClaimsOf(owner: string, now: number): Promise<number>;
   /** The earliest time a pending delivery becomes claimable, or null when none is pending. */
   nextDueAt(): Promise<number | null>;
 

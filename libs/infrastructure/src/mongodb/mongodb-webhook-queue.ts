@@ -141,6 +141,11 @@ export class MongoWebhookQueue implements WebhookQueue {
     await this.deliveries.createIndex({ status: 1, next_attempt_at: 1 }, { name: 'due' });
     await this.deliveries.createIndex({ webhook_id: 1, status: 1, created_at: 1 }, { name: 'by_webhook' });
     await this.deliveries.createIndex({ status: 1, settled_at: 1 }, { name: 'settled' });
+    // Only the deliveries claimed right now (a settlement or a release clears the owner).
+    await this.deliveries.createIndex(
+      { lease_owner: 1 },
+      { name: 'claimed', partialFilterExpression: { lease_owner: { $type: 'string' } } },
+    );
     await this.attempts.createIndex({ webhook_id: 1, _id: -1 }, { name: 'by_webhook' });
     await this.attempts.createIndex({ attempted_at: 1 }, { name: 'by_time' });
   }
@@ -394,6 +399,23 @@ export class MongoWebhookQueue implements WebhookQueue {
       { _id: claim.id, claim_token: claim.claimToken },
       { $set: { next_attempt_at: Date.now(), lease_owner: null, claim_token: null } },
     );
+  }
+
+  async claimOwners(now: number): Promise<string[]> {
+    const owners = await this.deliveries.distinct('lease_owner', {
+      lease_owner: { $type: 'string' },
+      status: 'pending',
+      next_attempt_at: { $gt: now },
+    });
+    return owners.filter((owner): owner is string => typeof owner === 'string');
+  }
+
+  async releaseClaimsOf(owner: string, now: number): Promise<number> {
+    const result = await this.deliveries.updateMany(
+      { lease_owner: owner, status: 'pending' },
+      { $set: { next_attempt_at: now, lease_owner: null, claim_token: null } },
+    );
+    return result.modifiedCount;
   }
 
   async nextDueAt(): Promise<number | null> {

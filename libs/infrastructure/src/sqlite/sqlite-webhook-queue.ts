@@ -107,6 +107,8 @@ export class SqliteWebhookQueue implements WebhookQueue {
       CREATE INDEX IF NOT EXISTS webhook_deliveries_pending_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
       CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook_time ON webhook_deliveries (webhook_id, created_at);
       CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON webhook_deliveries (settled_at) WHERE settled_at IS NOT NULL;
+      -- Only the deliveries claimed right now (a settlement or a release clears the owner): a few rows.
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_claimed ON webhook_deliveries (lease_owner) WHERE lease_owner IS NOT NULL;
       CREATE TABLE IF NOT EXISTS webhook_attempts (
         seq INTEGER PRIMARY KEY AUTOINCREMENT, delivery_id TEXT NOT NULL, webhook_id TEXT NOT NULL,
         workspace_id TEXT NOT NULL, event_type TEXT NOT NULL, attempt INTEGER NOT NULL, attempted_at INTEGER NOT NULL,
@@ -216,6 +218,14 @@ export class SqliteWebhookQueue implements WebhookQueue {
       ),
       release: db.prepare(
         `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, claim_token = NULL WHERE id = ? AND claim_token = ?`,
+      ),
+      claimOwners: db.prepare<[number], { lease_owner: string }>(
+        `SELECT DISTINCT lease_owner FROM webhook_deliveries
+         WHERE lease_owner IS NOT NULL AND status = 'pending' AND next_attempt_at > ?`,
+      ),
+      releaseClaimsOf: db.prepare<{ owner: string; now: number }>(
+        `UPDATE webhook_deliveries SET next_attempt_at = @now, lease_owner = NULL, claim_token = NULL
+         WHERE lease_owner = @owner AND status = 'pending'`,
       ),
       nextDue: db.prepare<[], { due: number | null }>(
         "SELECT min(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'",
@@ -382,6 +392,14 @@ export class SqliteWebhookQueue implements WebhookQueue {
 
   async release(claim: { id: string; claimToken: string }): Promise<void> {
     this.stmt.release.run(Date.now(), claim.id, claim.claimToken);
+  }
+
+  async claimOwners(now: number): Promise<string[]> {
+    return this.stmt.claimOwners.all(now).map((row) => row.lease_owner);
+  }
+
+  async releaseClaimsOf(owner: string, now: number): Promise<number> {
+    return this.stmt.releaseClaimsOf.run({ owner, now }).changes;
   }
 
   async nextDueAt(): Promise<number | null> {

@@ -22,7 +22,15 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Longest sleep between two looks at the queue (deliveries fanned out by other processes). */
   pollIntervalMs: number;
+  /**
+   * True when a claim's owner is known to be dead (a crashed process of this host): its claims are
+   * released at once rather than waited out (a lease outlives the request timeout, 45 s by default).
+   */
+  isDeadOwner?: (owner: string) => boolean;
 }
+
+/** How often the owners of running claims are checked for dead processes (and once at start). */
+const DEAD_CLAIMS_EVERY_MS = 5_000;
 
 interface PendingSettle {
   request: SettleRequest;
@@ -69,6 +77,7 @@ export class DeliveryWorker {
   private settling: PendingSettle[] = [];
   private settleFlush: Promise<void> | null = null;
   private settleScheduled = false;
+  private deadClaimsAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly queue: WebhookQueue,
@@ -119,6 +128,7 @@ export class DeliveryWorker {
     this.pumping = true;
     this.clearTimer();
     try {
+      if (this.options.isDeadOwner && this.clock.now() >= this.deadClaimsAt) await this.releaseDeadClaims();
       do {
         this.again = false;
         const free = this.settings.concurrency - this.inFlight.size;
@@ -139,6 +149,27 @@ export class DeliveryWorker {
       this.pumping = false;
       // A wake-up that arrived while this pass was ending is not lost.
       if (this.again && !this.stopped) this.wake();
+    }
+  }
+
+  /**
+   * Gives back the claims of workers that died holding them (kill -9 in the middle of attempts):
+   * due now, so a restarted process retries them at once. An attempt the dead worker made but did
+   * not record is made again: delivery is at least once, as after a lease that runs out.
+   */
+  private async releaseDeadClaims(): Promise<void> {
+    const now = this.clock.now();
+    this.deadClaimsAt = now + DEAD_CLAIMS_EVERY_MS;
+    try {
+      for (const owner of await this.queue.claimOwners(now)) {
+        if (owner === this.owner || !this.options.isDeadOwner!(owner)) continue;
+        const released = await this.queue.releaseClaimsOf(owner, now);
+        if (released > 0) {
+          this.logger.warn(`Webhook deliveries: ${released} claim(s) of a dead worker (${owner}) released; due now`);
+        }
+      }
+    } catch (error) {
+      this.logger.warn('Webhook deliveries: the claims of dead workers could not be checked; retrying later', error);
     }
   }
 

@@ -246,7 +246,12 @@ describe('Webhook dispatcher', () => {
     await queue.releaseFanout('test');
     return ids;
   };
-  const worker = (q: SqliteWebhookQueue, settings: WebhookSettings, name: string) => {
+  const worker = (
+    q: SqliteWebhookQueue,
+    settings: WebhookSettings,
+    name: string,
+    isDeadOwner?: (owner: string) => boolean,
+  ) => {
     const started = new DeliveryWorker(
       q,
       new EventSourcedRepository(events, systemClock, { waitFor: async () => true }),
@@ -254,12 +259,27 @@ describe('Webhook dispatcher', () => {
       settings,
       systemClock,
       name,
-      { leaseMs: 60_000, pollIntervalMs: 20 },
+      { leaseMs: 60_000, pollIntervalMs: 20, isDeadOwner },
       silent,
     );
     running.push(started);
     return started;
   };
+
+  it("attempts at once what a dead worker held claimed, rather than waiting out its lease; a live worker's claims stay its own", async () => {
+    const webhookId = await createWebhook();
+    const ids = await enqueueDirect(webhookId, 3);
+    const now = Date.now();
+    const dead = await queue.claimDue('gone:1', now, 2, 60_000); // a process killed in the middle of attempts
+    const [live] = await queue.claimDue('busy:1', now, 1, 60_000);
+    expect([...dead, live].map((c) => c.id).sort()).toEqual(ids);
+    worker(queue, settingsWith(), 'restarted', (owner) => owner.startsWith('gone:')).start();
+    await until(() => sent.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sent.map((s) => s.request.headers['webhook-id']).sort()).toEqual(dead.map((c) => c.id).sort());
+    expect(await queue.claimOwners(Date.now())).toEqual(['busy:1']);
+    expect(sent.every((s) => s.at - now < 1_000)).toBe(true); // the dead claims' lease had 59 s to run
+  });
 
   it('1,000 attempts leave the webhook stream with O(1) events: created, then the one pause', async () => {
     // Failures come in runs shorter than the threshold, then the receiver breaks for good.

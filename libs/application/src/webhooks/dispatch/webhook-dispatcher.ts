@@ -49,6 +49,7 @@ export class WebhookDispatcher {
       {
         leaseMs: settings.requestTimeoutMs + LEASE_MARGIN_MS,
         pollIntervalMs: options.pollIntervalMs ?? 1_000,
+        isDeadOwner: (owner) => host.isDeadOwner(owner),
       },
       logger,
     );
