@@ -171,6 +171,20 @@ describe('Webhook dispatcher', () => {
     expect(JSON.parse(sent[0].request.body)).toMatchObject({ type: 'project.created', data: { id: 'prj_1' } });
   });
 
+  it('records the position of batches that queue nothing with a later commit, not a transaction each', async () => {
+    const commits = jest.spyOn(queue, 'commitFanout');
+    const hooks = dispatcher(settingsWith());
+    await hooks.start();
+    for (let i = 0; i < 5; i++) await createProject(); // no subscription: nothing to queue
+    const head = await events.headPosition();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(commits).not.toHaveBeenCalled();
+    await hooks.stop(); // the position is recorded before the lease is given back
+    expect(commits).toHaveBeenCalledTimes(1);
+    expect(commits.mock.calls[0][1]).toEqual({ checkpoint: head, upsertRoutes: [], removeRoutes: [], deliveries: [] });
+    expect(await queue.acquireFanout('next', Date.now(), 1_000)).toEqual({ checkpoint: head });
+  });
+
   it('keeps the telemetry in the queue: no event per attempt, last_triggered_at the latest attempt', async () => {
     const hooks = dispatcher(settingsWith());
     await hooks.start();

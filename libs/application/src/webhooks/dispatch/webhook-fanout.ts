@@ -1,7 +1,13 @@
 import { WebhookEvent } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
 import { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.port';
-import { FanoutLeaseLostError, NewDelivery, WebhookQueue, WebhookRoute } from '../../ports/webhook-queue.port';
+import {
+  FanoutBatch,
+  FanoutLeaseLostError,
+  NewDelivery,
+  WebhookQueue,
+  WebhookRoute,
+} from '../../ports/webhook-queue.port';
 import { ResourceViews } from '../resource-views';
 import { deliveryIdOf } from '../webhook-signature';
 import { WebhookSettings } from '../webhook-settings';
@@ -31,7 +37,8 @@ export interface FanoutOptions {
  * the event, and stored with the delivery.
  *
  * Only the holder of the queue's fan-out lease runs it (one process at a time in a scaled
- * deployment); every batch is committed with the checkpoint, and a lost lease stops it.
+ * deployment); every batch that queues something is committed with the checkpoint (one that does
+ * not, with a later one: see idleCheckpoint), and a lost lease stops it.
  */
 export class WebhookFanout {
   private readonly routes = new Map<string, Map<string, WebhookRoute>>();
@@ -40,6 +47,14 @@ export class WebhookFanout {
   private holding = false;
   private stopped = true;
   private ticking: Promise<void> = Promise.resolve();
+  /**
+   * The position of the last batch that changed nothing in the queue (no delivery, route or reset),
+   * not committed yet: such a batch is recorded with the next one that does, at the next lease
+   * renewal, or at stop, rather than costing a queue transaction of its own. Should the process die
+   * first, those events are fanned out again from the committed checkpoint, with the routes
+   * committed with it, which they did not change: again nothing.
+   */
+  private idleCheckpoint: number | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -69,6 +84,7 @@ export class WebhookFanout {
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
     await this.unsubscribe();
+    await this.commitIdleCheckpoint();
     if (this.holding) await this.queue.releaseFanout(this.owner).catch(() => undefined);
     this.holding = false;
   }
@@ -90,7 +106,10 @@ export class WebhookFanout {
         await this.follow(lease.checkpoint);
       } else if (!lease && this.holding) {
         this.holding = false;
+        this.idleCheckpoint = null;
         await this.unsubscribe();
+      } else if (lease) {
+        await this.commitIdleCheckpoint();
       }
     } catch (error) {
       this.logger.error('Webhook fan-out lease check failed', error);
@@ -99,6 +118,7 @@ export class WebhookFanout {
 
   private async follow(checkpoint: number): Promise<void> {
     this.routes.clear();
+    this.idleCheckpoint = null;
     for (const route of await this.queue.loadRoutes()) this.setRoute(route);
     this.subscription = this.events.subscribeToAll({
       after: checkpoint,
@@ -138,27 +158,53 @@ export class WebhookFanout {
       }
       deliveries.push(...(await this.deliveriesFor(event)));
     }
+    const checkpoint = batch[batch.length - 1].position;
+    if (deliveries.length === 0 && upserts.size === 0 && removed.size === 0 && resets.size === 0) {
+      this.idleCheckpoint = checkpoint;
+      return;
+    }
+    this.idleCheckpoint = null;
+    await this.commit({
+      checkpoint,
+      upsertRoutes: [...upserts.values()],
+      removeRoutes: [...removed],
+      resetFailures: [...resets]
+        .filter(([webhookId]) => !removed.has(webhookId))
+        .map(([webhookId, generation]) => ({ webhookId, generation })),
+      deliveries,
+    });
+    if (deliveries.length > 0) this.onDeliveries();
+  }
+
+  /** Records the position of the batches that changed nothing, if any came since the last commit. */
+  private async commitIdleCheckpoint(): Promise<void> {
+    const checkpoint = this.idleCheckpoint;
+    if (checkpoint === null || !this.holding) return;
+    this.idleCheckpoint = null;
     try {
-      await this.queue.commitFanout(this.owner, {
-        checkpoint: batch[batch.length - 1].position,
-        upsertRoutes: [...upserts.values()],
-        removeRoutes: [...removed],
-        resetFailures: [...resets]
-          .filter(([webhookId]) => !removed.has(webhookId))
-          .map(([webhookId, generation]) => ({ webhookId, generation })),
-        deliveries,
-      });
+      await this.commit({ checkpoint, upsertRoutes: [], removeRoutes: [], deliveries: [] });
+    } catch (error) {
+      this.logger.warn(
+        'Webhook fan-out checkpoint could not be recorded; the events after it are fanned out again',
+        error,
+      );
+    }
+  }
+
+  private async commit(batch: FanoutBatch): Promise<void> {
+    try {
+      await this.queue.commitFanout(this.owner, batch);
     } catch (error) {
       if (error instanceof FanoutLeaseLostError) {
         // Another process took over; our in-memory routes may be ahead of what it will commit.
         this.holding = false;
+        this.idleCheckpoint = null;
         this.routes.clear();
         void this.unsubscribe();
         return;
       }
       throw error;
     }
-    if (deliveries.length > 0) this.onDeliveries();
   }
 
   private async deliveriesFor(event: RecordedEvent): Promise<NewDelivery[]> {
