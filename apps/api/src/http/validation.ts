@@ -1,8 +1,16 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
-import { ValidationError } from 'class-validator';
+import { ValidationError, ValidatorOptions } from 'class-validator';
 import { cacheValidationMetadata, validatePresent } from './validation-metadata-cache';
 
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
+
+/** How every request body is validated: unknown fields refused, the first failure of a field only. */
+export const VALIDATION_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+};
 
 /**
  * Validates request bodies against their DTO class and answers with the API reference's message for the
@@ -25,12 +33,7 @@ export class DtoValidationPipe implements PipeTransform {
       throw new BadRequestException(BODY_NOT_OBJECT);
     // Validated as given (only the body's own fields, on the DTO's prototype): the rules of the
     // fields it does not carry run only where they can fail (validation-metadata-cache.ts).
-    const errors = validatePresent(given(metatype, body as Record<string, unknown>), {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-    });
+    const errors = validatePresent(given(metatype, body as Record<string, unknown>), VALIDATION_OPTIONS);
     if (errors.length > 0) throw new BadRequestException(firstMessage(metatype, errors));
     // Not copied (class-validator finds a DTO's rules through `instance.constructor`), so refused here.
     if (Object.prototype.hasOwnProperty.call(body, 'constructor'))
