@@ -16,10 +16,10 @@
  * BENCH_LOG_LEVEL (the services' LOG_LEVEL, default info).
  */
 const { execFileSync, spawn } = require('node:child_process');
-const { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { existsSync, mkdtempSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
+const { call, cpuSeconds, freePort, log, waitHttp } = require('./harness');
 
 const ROOT = join(__dirname, '..');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
@@ -28,31 +28,14 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
 const CONNECTIONS = 50;
 const ADMIN = 'adm_bench_compare';
-const CLK_TCK = 100;
 const SCENARIOS = ['get', 'list', 'post', 'patch'];
 const START_FLAGS = require('../scripts/start-flags').startFlags();
 
-const log = (line) => process.stderr.write(`${line}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-const freePort = () =>
-  new Promise((resolvePort, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
 
 /** Worktrees made for revisions: removed at the end, whatever happens. */
 const worktrees = [];
@@ -86,15 +69,7 @@ async function startService(entry) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ; await sleep(50)) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${entry} did not answer`);
-    try {
-      if ((await fetch(`${base}/health`)).status < 500) break;
-    } catch {
-      /* not yet */
-    }
-  }
+  await waitHttp(`${base}/health`, 120_000, child);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       await new Promise((r) => {
@@ -107,15 +82,11 @@ async function startService(entry) {
   return { child, base, stop };
 }
 
+/** An API call that must succeed (the fixtures): its parsed body. */
 async function api(base, method, path, { token = ADMIN, body } = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  const res = await call(base, method, path, { token, body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 /** The requests of each scenario, as `npm run bench` sends them (keys in rotation). */

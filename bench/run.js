@@ -17,11 +17,11 @@
  */
 const { execFileSync, fork, spawn } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { cpus, totalmem, tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { seed } = require('./seed-events');
 const { renderLatencyChart } = require('./chart');
+const { call, cpuSeconds, freePort: port, log, sleep, waitHttp } = require('./harness');
 
 const ROOT = join(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,45 +31,13 @@ const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const KEYS = Number(process.env.BENCH_KEYS ?? 500);
 const CONNECTIONS = 50;
 const ADMIN = 'adm_bench';
-const CLK_TCK = 100;
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
-
-/** A port the OS just handed out: the machine is shared, and fixed ranges met other benches' servers. */
-const port = () =>
-  new Promise((resolvePort, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address();
-      server.close(() => resolvePort(free));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const log = (line) => process.stderr.write(`${line}\n`);
-
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
 
 function rssMb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
-}
-
-async function waitHttp(url, timeoutMs = 300_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      /* not yet */
-    }
-    await sleep(50);
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 function startScript(file, env) {
@@ -153,15 +121,7 @@ async function measure(name, options, serverPid) {
   return result;
 }
 
-async function api(base, method, path, { token = ADMIN, body } = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (base, method, path, { token = ADMIN, body } = {}) => call(base, method, path, { token, body });
 
 /** The service's main-thread V8 heap in use, in MB (its Prometheus metrics). */
 async function heapUsedMb(base) {
