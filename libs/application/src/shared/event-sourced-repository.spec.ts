@@ -168,6 +168,29 @@ describe('EventSourcedRepository: batches', () => {
     expect(appends).toEqual([['thing-a+3']]);
     expect(results.map((r) => r.result.revision)).toEqual([0, 1, 2]);
   });
+
+  it("answers each command of a batch once the read models show its own streams, not the batch's others", async () => {
+    const store = scratch();
+    const waits: string[] = [];
+    const readModels = {
+      waitFor: async (_position: number, scope: { streamId?: string }) => {
+        waits.push(scope.streamId ?? '?');
+        return true;
+      },
+    };
+    const repository = new EventSourcedRepository(store, { now: () => 1 }, readModels);
+    const create = (streamId: string) =>
+      repository.transact('things', context, (unit) => unit.decide(thing, streamId, 'create'));
+    await create('thing-old');
+    waits.length = 0;
+    // One queue, one batch, one append: three creates, one of which creates nothing.
+    const results = await Promise.all([create('thing-1'), create('thing-2'), create('thing-old')]);
+    expect(results.map((r) => r.written)).toEqual([['thing-1'], ['thing-2'], []]);
+    expect(results[0].position).toBeGreaterThan(0);
+    expect(results[2].position).toBe(0);
+    // Two waits in all, where each command waiting on every stream of the batch made six.
+    expect(waits.sort()).toEqual(['thing-1', 'thing-2']);
+  });
 });
 
 /** A value that only changes when a command sets a different one; `lock`ed, it refuses changes. */

@@ -92,7 +92,10 @@ export interface Committed<Result> {
   result: Result;
   /** Store position of the write (0 when the unit wrote nothing). */
   position: number;
-  /** Streams the batch wrote to. */
+  /**
+   * Streams this unit wrote to: what its answer waits for the read models of. Not the whole
+   * batch's: each create of a batch of N would wait on all N streams (N² waits a batch).
+   */
   written: string[];
   /** As Outcome.visible. */
   visible: boolean;
@@ -288,7 +291,7 @@ export class EventSourcedRepository {
   private async runBatch(batch: Queued[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const streams = new Map<string, Tracked>();
-      const results: ({ ok: unknown } | { error: unknown })[] = [];
+      const results: ({ ok: unknown; wrote: string[] } | { error: unknown })[] = [];
       // The first attempt decides on cached states as they are; after a conflict (or a cached
       // state found stale) nothing is assumed: every stream is read.
       const optimistic = attempt === 0;
@@ -296,8 +299,7 @@ export class EventSourcedRepository {
         const unit = new Unit(this, streams, queued.context, optimistic);
         try {
           const result = await queued.work(unit);
-          unit.commitTo(streams);
-          results.push({ ok: result });
+          results.push({ ok: result, wrote: unit.commitTo(streams) });
         } catch (error) {
           // A refused command (or a store that could not be read for it) fails alone.
           results.push({ error });
@@ -324,11 +326,11 @@ export class EventSourcedRepository {
       };
       appends.sort((a, b) => rank(a) - rank(b));
       let position = 0;
-      const written = appends.filter((a) => a.events.length > 0).map((a) => a.streamId);
+      const writes = appends.some((a) => a.events.length > 0);
       // An answer that no append will check (nothing written, or a command refused) must not rest
       // on a state another process has moved past: read what the cache gave, and decide again if so.
       const refused = results.some((result) => 'error' in result);
-      if (optimistic && (written.length === 0 || refused)) {
+      if (optimistic && (!writes || refused)) {
         let current: boolean;
         try {
           current = await this.confirm(streams);
@@ -338,7 +340,7 @@ export class EventSourcedRepository {
         }
         if (!current) continue;
       }
-      if (written.length > 0) {
+      if (writes) {
         try {
           const written = await this.store.appendToStreams(appends);
           position = Math.max(...written.map((w) => w.position));
@@ -360,7 +362,12 @@ export class EventSourcedRepository {
       batch.forEach((queued, i) => {
         const result = results[i];
         if ('error' in result) queued.reject(result.error);
-        else queued.resolve({ result: result.ok, position, written });
+        else
+          queued.resolve({
+            result: result.ok,
+            position: result.wrote.length > 0 ? position : 0,
+            written: result.wrote,
+          });
       });
       return;
     }
@@ -581,9 +588,11 @@ class Unit implements UnitOfWork {
     return { events, revision: tracked.revision, state: next };
   }
 
-  /** The unit finished: its decisions become part of the batch. */
-  commitTo(batch: Map<string, Tracked>) {
+  /** The unit finished: its decisions become part of the batch. Returns the streams it wrote to. */
+  commitTo(batch: Map<string, Tracked>): string[] {
+    const wrote: string[] = [];
     for (const [streamId, mine] of this.own) {
+      if (mine.events.length > 0) wrote.push(streamId);
       const shared = batch.get(streamId)!;
       shared.state = mine.state;
       shared.revision = mine.revision;
@@ -591,6 +600,7 @@ class Unit implements UnitOfWork {
       shared.used = true;
       shared.order ??= mine.order;
     }
+    return wrote;
   }
 }
 
