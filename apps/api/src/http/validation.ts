@@ -38,6 +38,10 @@ export class DtoValidationPipe implements PipeTransform {
     // Not copied (class-validator finds a DTO's rules through `instance.constructor`), so refused here.
     if (Object.prototype.hasOwnProperty.call(body, 'constructor'))
       throw new BadRequestException('constructor is not an allowed field');
+    // The whitelist does not name it (its lookup of `__proto__` in a plain object of rules finds
+    // Object.prototype). The JSON parser refuses such a body first (bootstrap.ts, onProtoPoisoning).
+    if (Object.prototype.hasOwnProperty.call(body, '__proto__'))
+      throw new BadRequestException('__proto__ is not an allowed field');
     return toInstance(metatype, body as Record<string, unknown>);
   }
 }
@@ -47,8 +51,8 @@ export class DtoValidationPipe implements PipeTransform {
  * plainToInstance: it recurses into nested values (a deeply nested body overflowed the stack, a
  * 500), fails on nested objects with a `constructor` key (a 500), and silently drops a top-level
  * `constructor` field instead of refusing it. No DTO has nested DTOs, so one level is all
- * validation needs. defineProperty keeps a key such as `__proto__` (should a parser ever let one
- * through) a plain own data property that the whitelist names; `constructor` is left out, as the
+ * validation needs. A `__proto__` key (should a parser ever let one through) stays a plain own data
+ * property, never the prototype, and is refused by the caller; `constructor` is left out, as the
  * validator looks the DTO's rules up through it, and refused by the caller.
  */
 function toInstance(metatype: new () => object, body: Record<string, unknown>): object {
@@ -61,9 +65,14 @@ function given(metatype: new () => object, body: Record<string, unknown>): objec
 }
 
 function copyOnto(target: object, body: Record<string, unknown>): object {
+  const fields = target as Record<string, unknown>;
   for (const key of Object.keys(body)) {
     if (key === 'constructor') continue;
-    Object.defineProperty(target, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    // Assigned: defineProperty for every field cost 6x as much (1.7 against 0.3 µs for the two
+    // copies of a 4-field body), and is only needed where assignment would not make a field.
+    if (key === '__proto__')
+      Object.defineProperty(target, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    else fields[key] = body[key];
   }
   return target;
 }
