@@ -521,7 +521,9 @@ function printTable(results) {
           ? `${s.deliveriesPerSecond.toLocaleString()} deliveries/s; median delay ${s.pacedMedianDelayMs} ms paced, ${s.burstMedianDelayMs} ms in the burst`
           : s.rssMaxMb !== undefined
             ? `RSS ${s.rssAfterLoadMb} MB after load, max ${s.rssMaxMb} MB, drift ${s.secondHalfMinusFirstMb} MB`
-            : '';
+            : s.firstAfterRestartMs !== undefined
+              ? `${s.firstAfterRestartMs} ms (next ${s.nextCreateMs} ms); other tenant max ${s.otherTenantMaxMs} ms over ${s.otherTenantReads} reads`
+              : '';
     rows.push([
       s.name,
       measured,
