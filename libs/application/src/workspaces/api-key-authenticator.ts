@@ -52,12 +52,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     this.unsubscribe();
   }
 
-  async authenticate(presented: string | undefined): Promise<AuthResult> {
-    return this.check(presented);
-  }
-
   /**
-   * As `authenticate`, but answered in the same turn, without a promise, whenever it can be: a
+   * The presented key's answer, in the same turn, without a promise, whenever it can be: a
    * malformed key, or one whose answer is cached (nearly every request). Only a key not cached is
    * looked up in the read models, and then the answer is a promise. The request pipeline's first
    * hook calls this for every request: an async hook costs its promises and their turns each time.
