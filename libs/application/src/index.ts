@@ -4,6 +4,7 @@ export * from './shared/event-sourced-repository';
 export * from './shared/upcasting-event-store';
 export * from './shared/pagination';
 export * from './shared/tenant';
+export * from './shared/own-field';
 export * from './projections/projector';
 export * from './projections/projection-engine';
 export * from './workspaces/api-key-secret';

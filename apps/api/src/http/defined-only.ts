@@ -1,3 +1,5 @@
+import { setOwnField } from '@app/application';
+
 /** The fields the client actually sent: DTO instances carry every declared field, unset ones as undefined. */
 export function definedOnly<T extends object>(dto: T): T {
   // A loop, not fromEntries over entries and filter: this runs for every create and update, and
@@ -6,11 +8,7 @@ export function definedOnly<T extends object>(dto: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
     const value = source[key];
-    if (value === undefined) continue;
-    // A `__proto__` field stays a field (as fromEntries kept it), never the prototype.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    if (value !== undefined) setOwnField(out, key, value);
   }
   return out as T;
 }

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+import { setOwnField } from '@app/application';
 import { ValidationError, ValidatorOptions } from 'class-validator';
 import { cacheValidationMetadata, validatePresent } from './validation-metadata-cache';
 
@@ -65,15 +66,9 @@ function given(metatype: new () => object, body: Record<string, unknown>): objec
 }
 
 function copyOnto(target: object, body: Record<string, unknown>): object {
-  const fields = target as Record<string, unknown>;
-  for (const key of Object.keys(body)) {
-    if (key === 'constructor') continue;
-    // Assigned: defineProperty for every field cost 6x as much (1.7 against 0.3 µs for the two
-    // copies of a 4-field body), and is only needed where assignment would not make a field.
-    if (key === '__proto__')
-      Object.defineProperty(target, key, { value: body[key], enumerable: true, writable: true, configurable: true });
-    else fields[key] = body[key];
-  }
+  // Assigned (setOwnField): defineProperty for every field cost 6x as much (1.7 against 0.3 µs for
+  // the two copies of a 4-field body).
+  for (const key of Object.keys(body)) if (key !== 'constructor') setOwnField(target, key, body[key]);
   return target;
 }
 

@@ -1,5 +1,6 @@
 import { RecordedEvent } from '../ports/event-store.port';
 import { PersonalDataVault } from '../privacy/personal-data-vault';
+import { setOwnField } from '../shared/own-field';
 
 /** One recorded change as auditors see it (history endpoints, the audit feed, exports). */
 export interface HistoryEntry {
@@ -29,11 +30,7 @@ export function redactSecrets(value: unknown): unknown {
   const redacted: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
     if (SECRET_FIELD.test(key)) continue;
-    const inner = redactSecrets(source[key]);
-    // A parsed `__proto__` field stays a field (as fromEntries kept it), never the prototype.
-    if (key === '__proto__')
-      Object.defineProperty(redacted, key, { value: inner, enumerable: true, writable: true, configurable: true });
-    else redacted[key] = inner;
+    setOwnField(redacted, key, redactSecrets(source[key]));
   }
   return redacted;
 }
