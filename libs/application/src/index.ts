@@ -5,6 +5,7 @@ export * from './shared/upcasting-event-store';
 export * from './shared/pagination';
 export * from './shared/tenant';
 export * from './shared/own-field';
+export * from './shared/drop-oldest';
 export * from './projections/projector';
 export * from './projections/projection-engine';
 export * from './workspaces/api-key-secret';

@@ -12,6 +12,7 @@ import {
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
+import { dropOldest } from './drop-oldest';
 import { servingProjections } from './read-scope';
 import { eventSchemas } from '@app/domain';
 
@@ -501,7 +502,7 @@ export class EventSourcedRepository {
   private remember(streamId: string, cached: Cached) {
     this.cache.delete(streamId);
     this.cache.set(streamId, cached);
-    if (this.cache.size > STATE_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    dropOldest(this.cache, STATE_CACHE_SIZE);
   }
 
   envelope(event: DomainEvent, context: CommandContext): NewEvent {

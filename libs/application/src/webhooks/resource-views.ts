@@ -11,6 +11,7 @@ import {
   WebhookEventType,
 } from '@app/domain';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
+import { dropOldest } from '../shared/drop-oldest';
 
 /**
  * How one kind of aggregate appears in webhook payloads: which of its events are delivered under
@@ -127,7 +128,7 @@ export class ResourceViews {
     }
     this.cache.delete(event.streamId);
     this.cache.set(event.streamId, { revision: event.revision, state });
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    dropOldest(this.cache, CACHE_SIZE);
     return state;
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ApiKeyScope } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../ports/read-model.port';
 import { ProjectionEngine } from '../projections/projection-engine';
+import { dropOldest } from '../shared/drop-oldest';
 import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
 import { API_KEYS, ApiKeyDoc, WORKSPACES, WorkspaceDoc } from './workspace.projector';
 
@@ -69,8 +70,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   private async lookUpAndCache(hash: string): Promise<AuthResult> {
     const { result, workspaceId } = await this.lookup(hash);
     if (workspaceId) {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, { result, workspaceId, expires: Date.now() + CACHE_TTL_MS });
+      dropOldest(this.cache, CACHE_MAX_ENTRIES);
     }
     return result;
   }

@@ -1,4 +1,5 @@
 import type { HostResolver } from '@app/application/ports';
+import { dropOldest } from '@app/application/shared/drop-oldest';
 
 /**
  * Remembers what a name resolved to for a short while, and lets concurrent look-ups of one name
@@ -42,6 +43,6 @@ export class CachedHostResolver implements HostResolver {
     if (this.ttlMs <= 0) return;
     this.answers.delete(key);
     this.answers.set(key, { addresses, until: this.now() + this.ttlMs });
-    if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value!);
+    dropOldest(this.answers, this.maxEntries);
   }
 }

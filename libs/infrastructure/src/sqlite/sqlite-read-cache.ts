@@ -1,3 +1,5 @@
+import { dropOldest } from '@app/application/shared/drop-oldest';
+
 /**
  * What a write to the read models may change, gathered while its steps are built: the documents
  * it names, and the collections it changes beyond them (a filtered delete, a drop, a swap). Every
@@ -105,7 +107,7 @@ export class ReadCache<Row> {
   keepDocument(collection: string, id: string, row: Row): void {
     const { documents } = this.cacheOf(collection);
     documents.set(id, row);
-    if (documents.size > this.options.documents) documents.delete(documents.keys().next().value!);
+    dropOldest(documents, this.options.documents);
   }
 
   page<T>(collection: string, key: string): readonly T[] | undefined {
@@ -179,6 +181,6 @@ export class ReadCache<Row> {
 function admit(missed: Set<string>, key: string, bound: number): boolean {
   if (missed.delete(key)) return true;
   missed.add(key);
-  if (missed.size > bound) missed.delete(missed.values().next().value!);
+  dropOldest(missed, bound);
   return false;
 }

@@ -2,6 +2,7 @@ import { signingSecrets, WebhookSecrets } from '@app/domain';
 import { Clock } from '../../ports/clock.port';
 import { WebhookSecretBox } from '../../ports/webhook-secrets.port';
 import { WebhookTransport } from '../../ports/webhook-transport.port';
+import { dropOldest } from '../../shared/drop-oldest';
 import { webhookHeaders } from '../webhook-signature';
 import { WebhookSettings } from '../webhook-settings';
 import { parseRetryAfter } from './retry-policy';
@@ -96,7 +97,7 @@ export class WebhookSender {
     if (secret === undefined) {
       secret = this.secretBox.open(sealed, webhookId);
       this.opened.set(key, secret);
-      if (this.opened.size > OPENED_SECRETS_KEPT) this.opened.delete(this.opened.keys().next().value!);
+      dropOldest(this.opened, OPENED_SECRETS_KEPT);
     }
     return secret;
   }
