@@ -40,8 +40,12 @@ function rssMb(pid) {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
+/** A baseline server, doing no work of its own per request whatever the environment says (see bench:budget). */
 function startScript(file, env) {
-  const child = fork(join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const child = fork(join(__dirname, file), [], {
+    env: { ...process.env, BENCH_WORK_US: '0', ...env },
+    stdio: 'ignore',
+  });
   return child;
 }
 
