@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,22 +76,29 @@ export class TestApp {
     return this.request<T>(method, `/v1/admin${path}`, { token: ADMIN_TOKEN, body });
   }
 
-  /** A workspace on the given plan with one full-access and one read-only key. */
+  /**
+   * A workspace on the given plan with one full-access and one read-only key. Each request holds
+   * an Idempotency-Key, which the service never cuts short at its handler deadline: a suite that
+   * sets a deadline of a few hundred milliseconds (Resource bounds) still gets its workspace on a
+   * loaded machine, where a durable create can take longer (it failed CI once with a 503).
+   */
   async provision(options: { plan?: string; projectLimit?: number | null; name?: string } = {}) {
-    const ws = await this.admin('POST', '/workspaces', {
+    const create = async (path: string, body: Record<string, unknown>) => {
+      const res = await this.request('POST', `/v1/admin${path}`, {
+        token: ADMIN_TOKEN,
+        body,
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      if (res.status !== 201) throw new Error(`provision failed: POST ${path}: ${res.status} ${res.text}`);
+      return res;
+    };
+    const ws = await create('/workspaces', {
       name: options.name ?? 'Acme Aerial',
       plan: options.plan ?? 'enterprise',
       ...(options.projectLimit !== undefined ? { project_limit: options.projectLimit } : {}),
     });
-    if (ws.status !== 201) throw new Error(`provision failed: ${ws.status} ${ws.text}`);
-    const full = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, {
-      name: 'Ops bot',
-      scope: 'full_access',
-    });
-    const read = await this.admin('POST', `/workspaces/${ws.body.id}/api-keys`, {
-      name: 'Reporter',
-      scope: 'read_only',
-    });
+    const full = await create(`/workspaces/${ws.body.id}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
+    const read = await create(`/workspaces/${ws.body.id}/api-keys`, { name: 'Reporter', scope: 'read_only' });
     return {
       workspaceId: ws.body.id as string,
       fullKey: full.body.key as string,
