@@ -64,10 +64,11 @@ async function measure(script, workUs, request, scratch) {
     const used = cpuSeconds(child.pid) - cpu;
     return { rps: result.rps, cpuUsPerRequest: Math.round((used * 1e6) / Math.max(result.requests, 1)) };
   } finally {
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
+    if (child.exitCode === null && child.signalCode === null)
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
   }
 }
 
