@@ -24,7 +24,7 @@ const { execFileSync, fork } = require('node:child_process');
 const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { cpus, tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { cpuSeconds, freePort, log, waitHttp } = require('./harness');
+const { cpuSeconds, freePort, log, median, waitHttp } = require('./harness');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -71,12 +71,6 @@ async function measure(script, workUs, request, scratch) {
       });
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** The work a request where the curve (falling ratios) crosses `ratio`, linearly interpolated; null outside it. */
 function crossing(points, ratio) {

@@ -19,7 +19,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
-const { call, cpuSeconds, freePort, log, waitHttp } = require('./harness');
+const { call, cpuSeconds, freePort, log, median, waitHttp } = require('./harness');
 
 const ROOT = join(__dirname, '..');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
@@ -30,12 +30,6 @@ const CONNECTIONS = 50;
 const ADMIN = 'adm_bench_compare';
 const SCENARIOS = ['get', 'list', 'post', 'patch'];
 const START_FLAGS = require('../scripts/start-flags').startFlags();
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Worktrees made for revisions: removed at the end, whatever happens. */
 const worktrees = [];

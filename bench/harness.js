@@ -1,6 +1,6 @@
 /**
- * What the benchmark scripts share (bench/run.js, bench/compare.js): free ports, the server's CPU
- * time, waiting for a service to answer, and calls to its API.
+ * What the benchmark scripts share (bench/run.js, bench/compare.js, bench/budget.js): free ports,
+ * the server's CPU time, waiting for a service to answer, calls to its API, and medians.
  */
 const { readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
@@ -17,6 +17,13 @@ const freePort = () =>
     });
   });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The middle value (the mean of the two middle ones for an even count). */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 const log = (line) => process.stderr.write(`${line}\n`);
 
 /** User plus system CPU time a process has used so far, in seconds. */
@@ -52,4 +59,4 @@ async function call(base, method, path, { token, body } = {}) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-module.exports = { freePort, sleep, log, cpuSeconds, waitHttp, call };
+module.exports = { freePort, sleep, log, median, cpuSeconds, waitHttp, call };
