@@ -72,8 +72,8 @@ export class TestApp {
     return { status: response.status, body: parsed as T, headers: response.headers, text };
   }
 
-  admin<T = any>(method: string, path: string, body?: unknown) {
-    return this.request<T>(method, `/v1/admin${path}`, { token: ADMIN_TOKEN, body });
+  admin<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>(method, `/v1/admin${path}`, { token: ADMIN_TOKEN, body, headers });
   }
 
   /**
@@ -84,11 +84,7 @@ export class TestApp {
    */
   async provision(options: { plan?: string; projectLimit?: number | null; name?: string } = {}) {
     const create = async (path: string, body: Record<string, unknown>) => {
-      const res = await this.request('POST', `/v1/admin${path}`, {
-        token: ADMIN_TOKEN,
-        body,
-        headers: { 'idempotency-key': randomUUID() },
-      });
+      const res = await this.admin('POST', path, body, { 'idempotency-key': randomUUID() });
       if (res.status !== 201) throw new Error(`provision failed: POST ${path}: ${res.status} ${res.text}`);
       return res;
     };
