@@ -20,11 +20,10 @@
  * BENCH_BUDGET_ROUNDS (default 2), BENCH_BUDGET_READ_US (default 0,5,10,15,25,40) and
  * BENCH_BUDGET_WRITE_US (default 0,50,100,150,200): the work a request measured, in µs.
  */
-const { execFileSync, fork } = require('node:child_process');
 const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { cpus, tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { cpuSeconds, freePort, log, median, waitHttp } = require('./harness');
+const { CONNECTIONS, loadSync, log, median, startBaseline, withServerCpu } = require('./harness');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -32,43 +31,24 @@ const ROUNDS = Number(process.env.BENCH_BUDGET_ROUNDS ?? 2);
 const list = (value, fallback) => (value ?? fallback).split(',').map(Number);
 const READ_US = list(process.env.BENCH_BUDGET_READ_US, '0,5,10,15,25,40');
 const WRITE_US = list(process.env.BENCH_BUDGET_WRITE_US, '0,50,100,150,200');
-const CONNECTIONS = 50;
 const TARGETS = [
   { name: 'GET by id', curve: 'read', ratio: 0.5 },
   { name: 'durable POST and PATCH', curve: 'write', ratio: 2 },
 ];
 
-function load(options) {
-  const out = execFileSync(process.execPath, [join(__dirname, 'load.js')], { input: JSON.stringify(options) });
-  return JSON.parse(out.toString());
-}
-
 /** One server script doing `workUs` of work a request, loaded after a warm-up: its req/s and CPU a request. */
 async function measure(script, workUs, request, scratch) {
-  const port = await freePort();
-  const child = fork(join(__dirname, 'baselines', script), [], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      BENCH_WORK_US: String(workUs),
-      DB_FILE: join(scratch, `${Date.now()}.db`),
-    },
-    stdio: 'ignore',
+  const baseline = await startBaseline(script, {
+    BENCH_WORK_US: String(workUs),
+    DB_FILE: join(scratch, `${Date.now()}.db`),
   });
   try {
-    const url = `http://127.0.0.1:${port}/`;
-    await waitHttp(url, 30_000, child);
-    if (WARMUP > 0) load({ ...request, url, duration: WARMUP, connections: CONNECTIONS });
-    const cpu = cpuSeconds(child.pid);
-    const result = load({ ...request, url, duration: SECONDS, connections: CONNECTIONS });
-    const used = cpuSeconds(child.pid) - cpu;
-    return { rps: result.rps, cpuUsPerRequest: Math.round((used * 1e6) / Math.max(result.requests, 1)) };
+    const options = { ...request, url: baseline.url };
+    if (WARMUP > 0) loadSync({ ...options, duration: WARMUP });
+    const result = await withServerCpu(baseline.child.pid, () => loadSync({ ...options, duration: SECONDS }));
+    return { rps: result.rps, cpuUsPerRequest: result.serverCpuUsPerRequest ?? 0 };
   } finally {
-    if (child.exitCode === null && child.signalCode === null)
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      });
+    await baseline.stop();
   }
 }
 

@@ -15,21 +15,20 @@
  * BENCH_WARMUP_SECONDS (default 2), BENCH_KEYS (API keys in rotation, default 100),
  * BENCH_LOG_LEVEL (the services' LOG_LEVEL, default info).
  */
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { existsSync, mkdtempSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
-const { call, cpuSeconds, freePort, log, median, waitHttp } = require('./harness');
+const harness = require('./harness');
+const { httpScenarios, load, log, median, withServerCpu } = harness;
 
 const ROOT = join(__dirname, '..');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
-const CONNECTIONS = 50;
 const ADMIN = 'adm_bench_compare';
 const SCENARIOS = ['get', 'list', 'post', 'patch'];
-const START_FLAGS = require('../scripts/start-flags').startFlags();
 
 /** Worktrees made for revisions: removed at the end, whatever happens. */
 const worktrees = [];
@@ -46,105 +45,33 @@ function entryOf(build) {
   return join(dir, 'dist/apps/api/src/main.js');
 }
 
+/** A build's service on a data directory of its own, removed when it stops. */
 async function startService(entry) {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'wos-compare-data-'));
-  const child = spawn(process.execPath, [...START_FLAGS, entry], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      RATE_LIMIT_PER_SECOND: '1000000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitHttp(`${base}/health`, 120_000, child);
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise((r) => {
-        child.once('exit', r);
-        child.kill('SIGTERM');
-      });
-    }
+  try {
+    const svc = await harness.startService({ entry, dataDir, admin: ADMIN });
+    return {
+      ...svc,
+      stop: async () => {
+        await svc.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { child, base, stop };
-}
-
-/** An API call that must succeed (the fixtures): its parsed body. */
-async function api(base, method, path, { token = ADMIN, body } = {}) {
-  const res = await call(base, method, path, { token, body });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/** The requests of each scenario, as `npm run bench` sends them (keys in rotation). */
-async function scenariosOf(base) {
-  const ws = await api(base, 'POST', '/v1/admin/workspaces', { body: { name: 'Compare', plan: 'enterprise' } });
-  const keys = [];
-  for (let i = 0; i < KEYS; i++) {
-    const key = await api(base, 'POST', `/v1/admin/workspaces/${ws.id}/api-keys`, {
-      body: { name: `compare ${i}`, scope: 'full_access' },
-    });
-    keys.push(key.key);
+    throw error;
   }
-  const auth = { 'content-type': 'application/json' };
-  const rotating = (request) =>
-    keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
-  const project = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
-  const ids = [];
-  for (let i = 0; i < 100; i++)
-    ids.push((await api(base, 'POST', '/v1/projects', { token: keys[0], body: project })).id);
-  const job = await api(base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
-    token: keys[0],
-    body: {
-      name: 'Bench job',
-      type: 'drone_inspection',
-      job_pattern: 'one_time',
-      start_date: new Date().toISOString().slice(0, 10),
-    },
-  });
-  const fields = ['name', 'description', 'inspection_notes', 'external_id'];
-  const patchPath = `/v1/projects/${ids[1]}/jobs/${job.id}`;
-  return {
-    get: { url: base, requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers: auth }) },
-    list: { url: base, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
-    post: {
-      url: base,
-      requests: rotating({ method: 'POST', path: '/v1/projects', headers: auth, body: JSON.stringify(project) }),
-    },
-    patch: {
-      url: base,
-      requests: rotating({ method: 'PATCH', path: patchPath, headers: auth }).map((r, i) => ({
-        ...r,
-        body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }),
-      })),
-    },
-  };
 }
 
-/** autocannon in its own process (bench/load.js), without blocking: both services are loaded at once. */
-function load(options) {
-  return new Promise((resolveLoad, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'load.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolveLoad(JSON.parse(out)) : reject(new Error(`load.js: ${code}`))));
-    child.stdin.end(JSON.stringify({ ...options, connections: CONNECTIONS }));
-  });
-}
-
+/** One scenario's load on one service, its server CPU a request unrounded (ratios of two builds). */
 async function measured(service, options) {
-  const cpu0 = cpuSeconds(service.child.pid);
-  const result = await load({ ...options, duration: SECONDS });
-  const cpu = cpuSeconds(service.child.pid) - cpu0;
-  return { rps: result.rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs: (cpu * 1e6) / result.requests };
+  const result = await withServerCpu(service.child.pid, () => load({ ...options, duration: SECONDS }));
+  return {
+    rps: result.rps,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpuUs: (result.serverCpuSeconds * 1e6) / result.requests,
+  };
 }
 
 async function main() {
@@ -171,7 +98,11 @@ async function main() {
     };
     const services = await both((i) => startService(entries[i]));
     try {
-      const fixtures = await both((i) => scenariosOf(services[i].base));
+      const fixtures = await both(async (i) => {
+        const { scenarios: http, jobStatus } = await httpScenarios(services[i].base, { admin: ADMIN, keys: KEYS });
+        if (scenarios.includes('patch') && !http.patch) throw new Error(`no job to PATCH (${jobStatus})`);
+        return http;
+      });
       for (const name of scenarios) {
         if (WARMUP > 0) await both((i) => load({ ...fixtures[i][name], duration: WARMUP }));
         const [b, a] = await both((i) => measured(services[i], fixtures[i][name]));

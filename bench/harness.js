@@ -1,9 +1,15 @@
 /**
  * What the benchmark scripts share (bench/run.js, bench/compare.js, bench/budget.js): free ports,
- * the server's CPU time, waiting for a service to answer, calls to its API, and medians.
+ * starting and stopping the service, the load generator, the server's CPU time, calls to the API,
+ * the fixtures of the HTTP scenarios, and medians.
  */
+const { execFileSync, fork, spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
+const { join } = require('node:path');
+
+/** The service runs with `npm start`'s Node flags (the young generation's cap), as operators run it. */
+const START_FLAGS = require('../scripts/start-flags').startFlags();
 
 const CLK_TCK = 100;
 
@@ -59,4 +65,189 @@ async function call(base, method, path, { token, body } = {}) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-module.exports = { freePort, sleep, log, median, cpuSeconds, waitHttp, call };
+/** Connections of every load: the targets were set at 50. */
+const CONNECTIONS = 50;
+
+/** Ends a child process (SIGTERM) and resolves once it has exited; at once if it already has. */
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * The service on `dataDir`, started as operators start it (`npm start`'s Node flags, `flags`
+ * before the entry point) on a free port, once it answers `/health`. The rate limits are lifted:
+ * the benches measure throughput, not the limiter's refusals. `env` adds to or overrides the
+ * environment.
+ */
+async function startService({ entry, dataDir, admin, env = {}, flags = [] }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...START_FLAGS, ...flags, entry], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: admin,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_PER_SECOND: '1000000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitHttp(`${base}/health`, 300_000, child);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { child, base, stop: () => stopChild(child) };
+}
+
+/**
+ * One of bench/baselines/ on a free port, once it answers: `{ child, url, stop }`. `env` adds to
+ * the environment; `BENCH_WORK_US` (the work a request, bench:budget) is 0 unless it says otherwise,
+ * whatever the caller's environment says.
+ */
+async function startBaseline(script, env = {}) {
+  const port = await freePort();
+  const child = fork(join(__dirname, 'baselines', script), [], {
+    env: { ...process.env, BENCH_WORK_US: '0', ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    await waitHttp(url, 30_000, child);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { child, url, stop: () => stopChild(child) };
+}
+
+/**
+ * autocannon in its own process (bench/load.js), so that it never shares the event loop of the
+ * bench or of the server: the options go on stdin (500 rotating request templates are more than
+ * one argument may hold), its summary comes back. `loadSync` blocks the bench meanwhile (nothing
+ * of its own then runs beside the server); `load` does not (two services loaded at once).
+ */
+function loadSync(options) {
+  const out = execFileSync(process.execPath, [LOAD_SCRIPT], {
+    input: JSON.stringify({ connections: CONNECTIONS, ...options }),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out.toString());
+}
+
+function load(options) {
+  return new Promise((resolveLoad, reject) => {
+    const child = spawn(process.execPath, [LOAD_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolveLoad(JSON.parse(out)) : reject(new Error(`load.js: ${code}`))));
+    child.stdin.end(JSON.stringify({ connections: CONNECTIONS, ...options }));
+  });
+}
+const LOAD_SCRIPT = join(__dirname, 'load.js');
+
+/**
+ * A load's summary with the server's CPU use during it: `serverCpuSeconds`, `serverCpuPercent`,
+ * and `serverCpuUsPerRequest` (rounded), CPU per answered request, far steadier than req/s when other work
+ * shares the machine. `run` is `loadSync` or `load` with their options.
+ */
+async function withServerCpu(pid, run) {
+  const cpuBefore = cpuSeconds(pid);
+  const started = Date.now();
+  const result = await run();
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const elapsed = (Date.now() - started) / 1000;
+  result.serverCpuSeconds = cpu;
+  result.serverCpuPercent = Math.round((cpu / elapsed) * 100);
+  result.serverCpuUsPerRequest = result.requests > 0 ? Math.round((cpu * 1e6) / result.requests) : null;
+  return result;
+}
+
+/** The body of every project the benches create. */
+const PROJECT_BODY = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
+
+/**
+ * What the HTTP scenarios of `npm run bench` and `npm run bench:compare` send: one workspace with
+ * `keys` API keys, 100 projects and a job, and each scenario's requests, once per key. The load
+ * generator sends them in turn, as an API with many clients sees them, so that authentication
+ * and the per-key rate limits work on many keys, not one hot entry. `patch` is absent when the
+ * job could not be created (a build without jobs).
+ */
+async function httpScenarios(base, { admin, keys: count }) {
+  const must = async (method, path, token, body) => {
+    const res = await call(base, method, path, { token, body });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const ws = await must('POST', '/v1/admin/workspaces', admin, { name: 'Bench', plan: 'enterprise' });
+  const keys = [];
+  for (let i = 0; i < count; i++) {
+    const created = await must('POST', `/v1/admin/workspaces/${ws.id}/api-keys`, admin, {
+      name: `bench ${i}`,
+      scope: 'full_access',
+    });
+    keys.push(created.key);
+  }
+  const headers = { 'content-type': 'application/json' };
+  const rotating = (request) =>
+    keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
+  const ids = [];
+  for (let i = 0; i < 100; i++) ids.push((await must('POST', '/v1/projects', keys[0], PROJECT_BODY)).id);
+  const scenarios = {
+    get: { url: base, requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers }) },
+    list: { url: base, requests: rotating({ method: 'GET', path: '/v1/projects', headers }) },
+    post: {
+      url: base,
+      requests: rotating({ method: 'POST', path: '/v1/projects', headers, body: JSON.stringify(PROJECT_BODY) }),
+    },
+  };
+  const job = await call(base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
+    token: keys[0],
+    body: {
+      name: 'Bench job',
+      type: 'drone_inspection',
+      job_pattern: 'one_time',
+      start_date: new Date().toISOString().slice(0, 10),
+    },
+  });
+  if (job.status === 201) {
+    const fields = ['name', 'description', 'inspection_notes', 'external_id'];
+    scenarios.patch = {
+      url: base,
+      requests: rotating({ method: 'PATCH', path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`, headers }).map(
+        (request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }),
+      ),
+    };
+  }
+  return { scenarios, jobStatus: job.status };
+}
+
+module.exports = {
+  CONNECTIONS,
+  PROJECT_BODY,
+  START_FLAGS,
+  freePort,
+  sleep,
+  log,
+  median,
+  cpuSeconds,
+  waitHttp,
+  call,
+  stopChild,
+  startService,
+  startBaseline,
+  load,
+  loadSync,
+  withServerCpu,
+  httpScenarios,
+};

@@ -15,13 +15,14 @@
  * BENCH_PROFILE=<dir>: every service process runs under `node --cpu-prof` and leaves its profile
  * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/benchmarks.md.
  */
-const { execFileSync, fork, spawn } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem, tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { seed } = require('./seed-events');
 const { renderLatencyChart } = require('./chart');
-const { call, cpuSeconds, freePort: port, log, sleep, waitHttp } = require('./harness');
+const harness = require('./harness');
+const { call, httpScenarios, loadSync, log, sleep, startBaseline, withServerCpu } = harness;
 
 const ROOT = join(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,7 +30,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const KEYS = Number(process.env.BENCH_KEYS ?? 500);
-const CONNECTIONS = 50;
 const ADMIN = 'adm_bench';
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
 
@@ -40,85 +40,36 @@ function rssMb(pid) {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
-/** A baseline server, doing no work of its own per request whatever the environment says (see bench:budget). */
-function startScript(file, env) {
-  const child = fork(join(__dirname, file), [], {
-    env: { ...process.env, BENCH_WORK_US: '0', ...env },
-    stdio: 'ignore',
+async function startService(dataDir, extraEnv = {}) {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
+  const svc = await harness.startService({
+    entry: process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js'),
+    dataDir,
+    admin: ADMIN,
+    flags: profile,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...extraEnv },
   });
-  return child;
+  running.add(svc.child);
+  svc.child.once('exit', () => running.delete(svc.child));
+  return svc;
 }
-
-/** The service runs with `npm start`'s Node flags (the young generation's cap), as operators run it. */
-const START_FLAGS = require('../scripts/start-flags').startFlags();
 
 /** Profiles are grouped by the phase that started the service (fresh, long-history, ...). */
 let profilePhase = 'service';
 
-async function startService(dataDir, extraEnv = {}) {
-  const p = await port();
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, profilePhase)}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...START_FLAGS, ...profile, process.env.BENCH_SERVICE_ENTRY ?? join(ROOT, 'dist/apps/api/src/main.js')],
-    {
-      env: {
-        ...process.env,
-        PORT: String(p),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        ADMIN_TOKEN: ADMIN,
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-        // The bench measures throughput, not the rate limiter's refusals.
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        RATE_LIMIT_PER_SECOND: '1000000000',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const base = `http://127.0.0.1:${p}`;
-  await waitHttp(`${base}/health`);
-  return { child, base, stop: () => stopChild(child) };
-}
-
 /** Services still running: a run that fails stops them rather than leaving them behind. */
 const running = new Set();
 
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
+/** Stops every service still running (a run that failed). */
+const stopRunning = () => Promise.all([...running].map(harness.stopChild));
 
-/** Runs autocannon in its own process; returns its summary and the server's CPU use meanwhile. */
-function runLoad(options, serverPid) {
-  const cpuBefore = serverPid ? cpuSeconds(serverPid) : 0;
-  const started = Date.now();
-  // The options go on stdin: 500 rotating request templates are more than one argument may hold.
-  const out = execFileSync(process.execPath, [join(__dirname, 'load.js')], {
-    input: JSON.stringify(options),
-    maxBuffer: 64 * 1024 * 1024,
-  }).toString();
-  const elapsed = (Date.now() - started) / 1000;
-  const result = JSON.parse(out);
-  if (serverPid) {
-    const cpu = cpuSeconds(serverPid) - cpuBefore;
-    result.serverCpuPercent = Math.round((cpu / elapsed) * 100);
-    // CPU per answered request: far steadier than req/s when other work shares the machine.
-    result.serverCpuUsPerRequest = result.requests > 0 ? Math.round((cpu * 1e6) / result.requests) : null;
-  }
-  return result;
-}
+/** A load of `options`; with `serverPid`, the server's CPU use meanwhile too (`withServerCpu`). */
+const runLoad = (options, serverPid) =>
+  serverPid ? withServerCpu(serverPid, () => loadSync(options)) : loadSync(options);
 
 async function measure(name, options, serverPid, seconds = SECONDS) {
-  if (WARMUP > 0) runLoad({ ...options, duration: WARMUP, connections: CONNECTIONS }, null);
-  const result = runLoad({ ...options, duration: seconds, connections: CONNECTIONS }, serverPid);
+  if (WARMUP > 0) runLoad({ ...options, duration: WARMUP }, null);
+  const result = await runLoad({ ...options, duration: seconds }, serverPid);
   log(
     `  ${name}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
   );
@@ -172,7 +123,13 @@ async function main() {
       memoryGb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    settings: { seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, events: EVENTS, soakSeconds: SOAK },
+    settings: {
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      connections: harness.CONNECTIONS,
+      events: EVENTS,
+      soakSeconds: SOAK,
+    },
     durability:
       'event store: SQLite WAL, synchronous=FULL (fsync per commit), group commit of concurrent appends; read models: WAL, synchronous=NORMAL (rebuildable)',
     baselines: {},
@@ -195,37 +152,29 @@ async function main() {
   }
 
   try {
-    const projectBody = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
     // `BENCH_ONLY=long-history`: only the long history (catch-up, rebuild, lists at scale, memory).
     if (process.env.BENCH_ONLY !== 'long-history') {
       // --- Baselines -------------------------------------------------------------------------
       log('Baseline: bare Fastify JSON');
       {
-        const p = await port();
-        const child = startScript('baselines/fastify-json.js', { PORT: String(p) });
-        await waitHttp(`http://127.0.0.1:${p}/`);
-        results.baselines.bareFastify = await measure('bare Fastify', { url: `http://127.0.0.1:${p}/` }, child.pid);
-        await stopChild(child);
+        const baseline = await startBaseline('fastify-json.js');
+        results.baselines.bareFastify = await measure('bare Fastify', { url: baseline.url }, baseline.child.pid);
+        await baseline.stop();
       }
       log('Baseline: bare Fastify + SQLite insert, synchronous=FULL per request');
       {
-        const p = await port();
-        const child = startScript('baselines/fastify-sqlite.js', {
-          PORT: String(p),
-          DB_FILE: join(scratch, 'baseline.db'),
-        });
-        await waitHttp(`http://127.0.0.1:${p}/`);
+        const baseline = await startBaseline('fastify-sqlite.js', { DB_FILE: join(scratch, 'baseline.db') });
         results.baselines.sqliteFsync = await measure(
           'SQLite fsync per request',
           {
-            url: `http://127.0.0.1:${p}/`,
+            url: baseline.url,
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ name: 'row' }),
           },
-          child.pid,
+          baseline.child.pid,
         );
-        await stopChild(child);
+        await baseline.stop();
       }
       const rates = {
         'bare Fastify': results.baselines.bareFastify.rps,
@@ -243,82 +192,26 @@ async function main() {
       const fresh = join(scratch, 'fresh');
       mkdirSync(fresh);
       const svc = await startService(fresh);
-      const ws = await api(svc.base, 'POST', '/v1/admin/workspaces', { body: { name: 'Bench', plan: 'enterprise' } });
-      // Many keys in rotation, as an API with many clients sees them: each request carries the next
-      // one, so authentication and the per-key rate limits work on KEYS keys, not one hot entry.
-      const keys = [];
-      for (let i = 0; i < KEYS; i++) {
-        const created = await api(svc.base, 'POST', `/v1/admin/workspaces/${ws.body.id}/api-keys`, {
-          body: { name: `bench ${i}`, scope: 'full_access' },
-        });
-        keys.push(created.body.key);
-      }
-      const key = keys[0];
-      const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      /** The same request once per key: the load generator sends them in turn. */
-      const rotating = (request) =>
-        keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
-      const ids = [];
-      for (let i = 0; i < 100; i++)
-        ids.push((await api(svc.base, 'POST', '/v1/projects', { token: key, body: projectBody })).body.id);
+      const { scenarios: http, jobStatus } = await httpScenarios(svc.base, { admin: ADMIN, keys: KEYS });
 
-      const get = await measure(
-        'GET /v1/projects/{id}',
-        {
-          url: `${svc.base}/v1/projects/${ids[0]}`,
-          requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers: auth }),
-        },
-        svc.child.pid,
-      );
+      const get = await measure('GET /v1/projects/{id}', http.get, svc.child.pid);
       versus('GET /v1/projects/{id}', get, 'bare Fastify', 0.5, {
         target: '>= 0.5x; p99 <= 10 ms',
         also: get.latency.p99 <= 10,
       });
 
-      const list = await measure(
-        'GET /v1/projects (50)',
-        { url: `${svc.base}/v1/projects`, requests: rotating({ method: 'GET', path: '/v1/projects', headers: auth }) },
-        svc.child.pid,
-      );
+      const list = await measure('GET /v1/projects (50)', http.list, svc.child.pid);
       versus('GET /v1/projects first page of 50', list, 'bare Fastify', 0.25);
 
-      const post = await measure(
-        'POST /v1/projects',
-        {
-          url: `${svc.base}/v1/projects`,
-          requests: rotating({
-            method: 'POST',
-            path: '/v1/projects',
-            headers: auth,
-            body: JSON.stringify(projectBody),
-          }),
-        },
-        svc.child.pid,
-      );
+      const post = await measure('POST /v1/projects', http.post, svc.child.pid);
       versus('POST /v1/projects (durable)', post, 'SQLite fsync per request', 2);
 
       // PATCH of a job: only once the jobs resource exists in this build.
-      const job = await api(svc.base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
-        token: key,
-        body: {
-          name: 'Bench job',
-          type: 'drone_inspection',
-          job_pattern: 'one_time',
-          start_date: new Date().toISOString().slice(0, 10),
-        },
-      });
-      if (job.status === 201) {
-        const url = `${svc.base}/v1/projects/${ids[1]}/jobs/${job.body.id}`;
-        const fields = ['name', 'description', 'inspection_notes', 'external_id'];
-        const patches = rotating({
-          method: 'PATCH',
-          path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`,
-          headers: auth,
-        }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }));
-        const patch = await measure('PATCH job', { url, headers: auth, requests: patches }, svc.child.pid);
+      if (http.patch) {
+        const patch = await measure('PATCH job', http.patch, svc.child.pid);
         versus('PATCH /v1/projects/{p}/jobs/{j}', patch, 'SQLite fsync per request', 2);
       } else {
-        scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${job.status})` });
+        scenario({ name: 'PATCH /v1/projects/{p}/jobs/{j}', skipped: `jobs not available (${jobStatus})` });
       }
       await svc.stop();
       if (process.env.BENCH_ONLY === 'fresh') return finish(results);
@@ -421,24 +314,12 @@ async function main() {
         url: `${svc2.base}/v1/projects`,
         method: 'POST',
         headers: largeAuth,
-        body: JSON.stringify(projectBody),
+        body: JSON.stringify(harness.PROJECT_BODY),
         duration: SOAK,
         connections: 10,
       },
       { url: `${svc2.base}/v1/projects?status=planned`, headers: largeAuth, duration: SOAK, connections: 10 },
-    ].map(
-      (options) =>
-        new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, [join(__dirname, 'load.js'), JSON.stringify(options)], {
-            stdio: ['ignore', 'pipe', 'inherit'],
-          });
-          let out = '';
-          child.stdout.on('data', (c) => (out += c));
-          child.on('exit', (code) =>
-            code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`)),
-          );
-        }),
-    );
+    ].map((options) => harness.load(options));
     // Each sample also gets the main thread's V8 heap in use (from /metrics), to tell a heap that
     // waits for its next full collection from memory that stays.
     const sampler = setInterval(() => {
@@ -581,6 +462,6 @@ function printTable(results) {
 
 main().catch(async (error) => {
   process.stderr.write(`${error.stack ?? error}\n`);
-  await Promise.all([...running].map(stopChild));
+  await stopRunning();
   process.exit(1);
 });
