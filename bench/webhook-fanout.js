@@ -7,7 +7,7 @@
 // commit to the last delivery. Phase 2 (latency): events paced below capacity; median and p95 of
 // commit (the payload's timestamp) -> arrival.
 const { createServer } = require('node:https');
-const { execFile } = require('node:child_process');
+const { load } = require('./harness');
 const { mkdirSync, mkdtempSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { tmpdir } = require('node:os');
@@ -59,18 +59,6 @@ const pct = (xs, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-/** autocannon in a child process, without blocking this event loop (the receiver's). */
-function runLoad(options) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [join(__dirname, 'load.js'), JSON.stringify(options)],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    );
-  });
-}
-
 async function waitFor(check, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -115,7 +103,7 @@ async function run({ startService, api, scratch, log }) {
 
     // Phase 1: burst.
     const started = Date.now();
-    await runLoad({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: EVENTS, connections: 50 });
+    await load({ url: `${svc.base}/v1/projects`, method: 'POST', headers, body, amount: EVENTS, connections: 50 });
     const committedBy = Date.now();
     const expected = EVENTS * SUBSCRIPTIONS;
     const complete = await waitFor(() => receiver.arrivals.length >= expected, 300_000);
@@ -129,7 +117,7 @@ async function run({ startService, api, scratch, log }) {
     // Phase 2: paced, below capacity.
     receiver.arrivals.length = 0;
     const paced = Math.min(500, EVENTS);
-    await runLoad({
+    await load({
       url: `${svc.base}/v1/projects`,
       method: 'POST',
       headers,
