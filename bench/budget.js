@@ -23,7 +23,7 @@
 const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { cpus, tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { CONNECTIONS, loadSync, log, median, startBaseline, withServerCpu } = require('./harness');
+const { CONNECTIONS, ROW_INSERT, loadSync, log, median, startBaseline, withServerCpu } = require('./harness');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -66,11 +66,6 @@ function crossing(points, ratio) {
 
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'wos-budget-'));
-  const write = {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'row' }),
-  };
   const rounds = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -83,15 +78,15 @@ async function main() {
         );
       }
       // The fsync baseline before and after the group-commit servers: the curve is read against both.
-      const fsyncBefore = await measure('fastify-sqlite.js', 0, write, scratch);
+      const fsyncBefore = await measure('fastify-sqlite.js', 0, ROW_INSERT, scratch);
       const durable = [];
       for (const workUs of WRITE_US) {
-        durable.push({ workUs, ...(await measure('fastify-group-commit.js', workUs, write, scratch)) });
+        durable.push({ workUs, ...(await measure('fastify-group-commit.js', workUs, ROW_INSERT, scratch)) });
         log(
           `  group commit + ${workUs} µs: ${Math.round(durable.at(-1).rps)} req/s, ${durable.at(-1).cpuUsPerRequest} µs`,
         );
       }
-      const fsyncAfter = await measure('fastify-sqlite.js', 0, write, scratch);
+      const fsyncAfter = await measure('fastify-sqlite.js', 0, ROW_INSERT, scratch);
       log(`  fsync per request: ${Math.round(fsyncBefore.rps)} and ${Math.round(fsyncAfter.rps)} req/s`);
       const bare = read.find((p) => p.workUs === 0) ?? read[0];
       const fsync = (fsyncBefore.rps + fsyncAfter.rps) / 2;

@@ -77,6 +77,16 @@ function stopChild(child) {
   });
 }
 
+/** Waits for a server just started to answer `url`; one that does not is stopped, not left behind. */
+async function readyOrStopped(child, url, timeoutMs) {
+  try {
+    await waitHttp(url, timeoutMs, child);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
 /**
  * The service on `dataDir`, started as operators start it (`npm start`'s Node flags, `flags`
  * before the entry point) on a free port, once it answers `/health`. The rate limits are lifted:
@@ -100,12 +110,7 @@ async function startService({ entry, dataDir, admin, env = {}, flags = [] }) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitHttp(`${base}/health`, 300_000, child);
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
+  await readyOrStopped(child, `${base}/health`, 300_000);
   return { child, base, stop: () => stopChild(child) };
 }
 
@@ -121,14 +126,16 @@ async function startBaseline(script, env = {}) {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}/`;
-  try {
-    await waitHttp(url, 30_000, child);
-  } catch (error) {
-    await stopChild(child);
-    throw error;
-  }
+  await readyOrStopped(child, url, 30_000);
   return { child, url, stop: () => stopChild(child) };
 }
+
+/** The request the fsync-per-request baseline (and bench:budget's group-commit reference) is loaded with. */
+const ROW_INSERT = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'row' }),
+};
 
 /**
  * autocannon in its own process (bench/load.js), so that it never shares the event loop of the
@@ -158,8 +165,8 @@ const LOAD_SCRIPT = join(__dirname, 'load.js');
 
 /**
  * A load's summary with the server's CPU use during it: `serverCpuSeconds`, `serverCpuPercent`,
- * and `serverCpuUsPerRequest` (rounded), CPU per answered request, far steadier than req/s when other work
- * shares the machine. `run` is `loadSync` or `load` with their options.
+ * and `serverCpuUsPerRequest` (rounded), CPU per answered request, far steadier than req/s when
+ * other work shares the machine. `run` is `loadSync` or `load` with their options.
  */
 async function withServerCpu(pid, run) {
   const cpuBefore = cpuSeconds(pid);
@@ -235,6 +242,7 @@ async function httpScenarios(base, { admin, keys: count }) {
 module.exports = {
   CONNECTIONS,
   PROJECT_BODY,
+  ROW_INSERT,
   START_FLAGS,
   freePort,
   sleep,

@@ -173,12 +173,7 @@ async function main() {
         'bare Fastify': { pid: bare.child.pid, load: { url: bare.url }, measured: [] },
         'SQLite fsync per request': {
           pid: fsync.child.pid,
-          load: {
-            url: fsync.url,
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ name: 'row' }),
-          },
+          load: { ...harness.ROW_INSERT, url: fsync.url },
           measured: [],
         },
       };
