@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SeriesHistogram } from './series-histogram';
 
 /**
  * The service's Prometheus metrics, in one registry per application instance (tests start
@@ -7,7 +8,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  readonly httpDuration = new Histogram({
+  /** Observed on every request (observability/request-log.ts): label values in this order. */
+  readonly httpDuration = new SeriesHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route template, method and status code',
     labelNames: ['method', 'route', 'status'] as const,

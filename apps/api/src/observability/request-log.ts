@@ -26,15 +26,19 @@ export function requestLogHook(metrics: ServiceMetrics, logLevel: string, sink?:
   const lines = logsRequests(logLevel) ? (sink ?? stdoutLines()) : undefined;
   return (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.httpDuration.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    metrics.httpDuration.observe([request.method, route, statusText(reply.statusCode)], reply.elapsedTime / 1000);
     if (lines && route !== '/metrics' && route !== '/health')
       lines.write(requestLine(request, reply, route, Date.now()));
     done();
   };
 }
+
+/** The status code as a label value; the codes the service answers with are made once. */
+function statusText(code: number): string {
+  return STATUS_TEXT[code] ?? String(code);
+}
+const STATUS_TEXT: Record<number, string | undefined> = {};
+for (let code = 100; code < 600; code++) STATUS_TEXT[code] = String(code);
 
 /** Whether `LOG_LEVEL` logs the request lines, which are written at pino's `info` (30). */
 export function logsRequests(logLevel: string): boolean {
