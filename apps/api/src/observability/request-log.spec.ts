@@ -1,12 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { LineBatcher, logsRequests, requestLine, requestLogHook } from './request-log';
+import { logsRequests, RequestRecorder, requestLine, requestLogHook } from './request-log';
 import { ServiceMetrics } from './metrics';
 
-const request = (id: string) =>
-  ({ id, method: 'GET', routeOptions: { url: '/v1/projects/:projectId' } }) as FastifyRequest;
-const reply = { statusCode: 200, elapsedTime: 1.23456 } as FastifyReply;
+const reply = { statusCode: 200, elapsedTime: 1.23456 };
 
 /** What pino itself writes for the same call, with the same options the log had. */
 function pinoLine(id: string, now: number): string {
@@ -26,6 +23,12 @@ function pinoLine(id: string, now: number): string {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The request count the metrics hold for `GET <route>` answered 200, if any. */
+async function count(metrics: ServiceMetrics, route: string): Promise<string | undefined> {
+  const text = await metrics.registry.getSingleMetricAsString('http_request_duration_seconds');
+  return text.match(new RegExp(`_count\\{method="GET",route="${route}",status="200"\\} (\\d+)`))?.[1];
+}
+
 /** Runs the onResponse hook for a request to `url`, as Fastify would. */
 function respond(hook: ReturnType<typeof requestLogHook>, url: string): Promise<void> {
   const run = hook as unknown as (request: unknown, reply: unknown, done: () => void) => void;
@@ -35,7 +38,7 @@ function respond(hook: ReturnType<typeof requestLogHook>, url: string): Promise<
 describe('the request log', () => {
   it('writes the line pino writes, field for field and in order', async () => {
     for (const id of ['trace-log-1', 'a "quoted" \\ id\u2028']) {
-      const ours = requestLine(request(id), reply, '/v1/projects/:projectId', 1_795_000_000_000);
+      const ours = requestLine(id, 'GET', '/v1/projects/:projectId', 200, 1.23456, 1_795_000_000_000);
       expect(ours).toBe(pinoLine(id, 1_795_000_000_000));
       expect(JSON.parse(ours)).toMatchObject({ req_id: id, status: 200, duration_ms: 1.23, msg: 'request' });
     }
@@ -52,29 +55,34 @@ describe('the request log', () => {
     ]);
   });
 
-  it('gathers the lines of one turn into one write, and writes a line alone in the next turn', async () => {
+  it('records the requests of one turn after it, their lines in one write, and a request alone in the next turn', async () => {
+    const metrics = new ServiceMetrics();
     const writes: string[] = [];
-    const batcher = new LineBatcher({ write: (text: string) => writes.push(text) });
-    batcher.write('a\n');
-    batcher.write('b\n');
-    batcher.write('c\n');
+    const recorder = new RequestRecorder(metrics, { write: (text: string) => writes.push(text) });
+    for (const id of ['a', 'b', 'c']) recorder.note(id, 'GET', '/v1/projects', reply);
     expect(writes).toEqual([]);
+    expect(await count(metrics, '/v1/projects')).toBeUndefined();
     await nextTurn();
-    expect(writes).toEqual(['a\nb\nc\n']);
+    expect(writes).toHaveLength(1);
+    expect(writes[0].split('\n').map((line) => line && JSON.parse(line).req_id)).toEqual(['a', 'b', 'c', '']);
+    expect(await count(metrics, '/v1/projects')).toBe('3');
 
-    batcher.write('d\n');
+    recorder.note('d', 'GET', '/v1/projects', reply);
     await nextTurn();
-    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
+    expect(writes.map((text) => JSON.parse(text.split('\n')[0]).req_id)).toEqual(['a', 'd']);
+    expect(await count(metrics, '/v1/projects')).toBe('4');
   });
 
-  it('writes what is pending at once when flushed (as at exit), and only once', async () => {
+  it('records what is noted at once when flushed (as at exit), and only once', async () => {
+    const metrics = new ServiceMetrics();
     const writes: string[] = [];
-    const batcher = new LineBatcher({ write: (text: string) => writes.push(text) });
-    batcher.write('a\n');
-    batcher.flush();
-    expect(writes).toEqual(['a\n']);
+    const recorder = new RequestRecorder(metrics, { write: (text: string) => writes.push(text) });
+    recorder.note('a', 'GET', '/v1/projects', reply);
+    recorder.flush();
+    expect(writes).toHaveLength(1);
     await nextTurn();
-    expect(writes).toEqual(['a\n']);
+    expect(writes).toHaveLength(1);
+    expect(await count(metrics, '/v1/projects')).toBe('1');
   });
 
   it('records every request in the metrics, and logs all but the probes and metrics', async () => {
@@ -84,6 +92,7 @@ describe('the request log', () => {
     await respond(hook, '/v1/projects/:projectId');
     await respond(hook, '/health');
     await respond(hook, '/metrics');
+    await nextTurn();
     expect(lines.map((line) => JSON.parse(line).route)).toEqual(['/v1/projects/:projectId']);
     expect(await metrics.registry.getSingleMetricAsString('http_request_duration_seconds')).toContain(
       'http_request_duration_seconds_count{method="GET",route="/health",status="200"} 1',
@@ -91,6 +100,8 @@ describe('the request log', () => {
 
     const quiet: string[] = [];
     await respond(requestLogHook(metrics, 'warn', { write: (line: string) => quiet.push(line) }), '/v1/projects');
+    await nextTurn();
     expect(quiet).toEqual([]);
+    expect(await count(metrics, '/v1/projects')).toBe('1');
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import type { onResponseHookHandler } from 'fastify';
 import pino from 'pino';
 import { ServiceMetrics } from './metrics';
 
@@ -12,25 +12,88 @@ export interface LineSink {
  * template, status, duration. Headers and bodies are never logged, so neither are API keys,
  * tokens nor webhook secrets. The onResponse hook, registered in http/pipeline.ts.
  *
+ * The hook only notes what the line and the metrics need; the requests answered in one turn of
+ * the event loop are observed and logged together after it (`RequestRecorder`), so a quiet service
+ * still logs each request at once. Done in the hook, request by request between the other
+ * requests' work, the same work cost a GET 9% more CPU (docs/benchmarks.md, twenty-second session).
+ *
  * The line is pino's (`level`, `time`, `service`, the fields, `msg`), built here: its shape is
  * fixed and its fields are the service's own, and `pino.info` with a write per line cost about
- * 13 µs of a 46 µs GET at the default level (docs/benchmarks.md). The lines of one turn of the
- * event loop are written together at its end (`LineBatcher`), so a quiet service still writes
- * each line at once.
+ * 13 µs of a 46 µs GET at the default level.
  *
  * Callback style, like the other hooks every request passes: an async hook costs a promise per
  * request.
  */
 export function requestLogHook(metrics: ServiceMetrics, logLevel: string, sink?: LineSink): onResponseHookHandler {
   // Standard output is opened only when something will be written to it.
-  const lines = logsRequests(logLevel) ? (sink ?? stdoutLines()) : undefined;
+  const recorder = new RequestRecorder(metrics, logsRequests(logLevel) ? (sink ?? stdoutLines()) : undefined);
   return (request, reply, done) => {
-    const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.httpDuration.observe([request.method, route, statusText(reply.statusCode)], reply.elapsedTime / 1000);
-    if (lines && route !== '/metrics' && route !== '/health')
-      lines.write(requestLine(request, reply, route, Date.now()));
+    recorder.note(request.id, request.method, request.routeOptions?.url ?? 'unmatched', reply);
     done();
   };
+}
+
+/** What is noted of each answered request, `FIELDS` to a request: id, method, route, status, duration (ms), time. */
+type Noted = (string | number)[];
+
+/**
+ * The requests answered during one turn of the event loop, observed in the metrics and logged
+ * after it (`setImmediate`): one write carries the lines of every request of the turn. What is
+ * noted when the process exits is recorded then, synchronously.
+ */
+export class RequestRecorder {
+  private noted: Noted = [];
+  private readonly flushNow = () => this.flush();
+
+  constructor(
+    private readonly metrics: ServiceMetrics,
+    /** Where the lines go; none when `LOG_LEVEL` does not log requests. */
+    private readonly lines: LineSink | undefined,
+  ) {}
+
+  note(id: string, method: string, route: string, reply: { statusCode: number; elapsedTime: number }): void {
+    if (this.noted.length === 0) {
+      setImmediate(this.flushNow);
+      recordAtExit(this);
+    }
+    this.noted.push(id, method, route, reply.statusCode, reply.elapsedTime, Date.now());
+  }
+
+  /** Records what is noted (also called at exit). */
+  flush(): void {
+    const noted = this.noted;
+    if (noted.length === 0) return;
+    this.noted = [];
+    unrecorded.delete(this);
+    let text = '';
+    for (let i = 0; i < noted.length; i += FIELDS) {
+      const method = noted[i + 1] as string;
+      const route = noted[i + 2] as string;
+      const status = noted[i + 3] as number;
+      const elapsedMs = noted[i + 4] as number;
+      this.metrics.httpDuration.observe([method, route, statusText(status)], elapsedMs / 1000);
+      if (this.lines && route !== '/metrics' && route !== '/health')
+        text += requestLine(noted[i] as string, method, route, status, elapsedMs, noted[i + 5] as number);
+    }
+    if (text !== '') this.lines?.write(text);
+  }
+}
+
+/** Fields noted per request. */
+const FIELDS = 6;
+
+/** Recorders with requests noted and not yet recorded: recorded at exit. */
+const unrecorded = new Set<RequestRecorder>();
+let recordsAtExit = false;
+
+/** Has `recorder` recorded at exit if it still holds requests then (one listener for the process). */
+function recordAtExit(recorder: RequestRecorder): void {
+  unrecorded.add(recorder);
+  if (recordsAtExit) return;
+  recordsAtExit = true;
+  process.once('exit', () => {
+    for (const pending of unrecorded) pending.flush();
+  });
 }
 
 /** The status code as a label value; the codes the service answers with are made once. */
@@ -47,49 +110,27 @@ export function logsRequests(logLevel: string): boolean {
 }
 
 /** The request's line, as pino writes `log.info({ req_id, method, route, status, duration_ms }, 'request')`. */
-export function requestLine(request: FastifyRequest, reply: FastifyReply, route: string, now: number): string {
+export function requestLine(
+  id: string,
+  method: string,
+  route: string,
+  status: number,
+  elapsedMs: number,
+  now: number,
+): string {
   return (
-    `{"level":30,"time":${now},"service":"workspace-operations","req_id":${JSON.stringify(request.id)}` +
-    `,"method":${JSON.stringify(request.method)},"route":${JSON.stringify(route)},"status":${reply.statusCode}` +
-    `,"duration_ms":${Math.round(reply.elapsedTime * 100) / 100},"msg":"request"}\n`
+    `{"level":30,"time":${now},"service":"workspace-operations","req_id":${JSON.stringify(id)}` +
+    `,"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status}` +
+    `,"duration_ms":${Math.round(elapsedMs * 100) / 100},"msg":"request"}\n`
   );
 }
 
 /**
- * Lines gathered during one turn of the event loop and written together after it (`setImmediate`):
- * under load, one system call carries the lines of many requests; alone, a line leaves at once.
- * What is pending when the process exits is written then, synchronously.
- */
-export class LineBatcher implements LineSink {
-  private pending = '';
-  private readonly flushNow = () => this.flush();
-
-  constructor(private readonly out: LineSink) {}
-
-  write(text: string): void {
-    if (this.pending === '') setImmediate(this.flushNow);
-    this.pending += text;
-  }
-
-  /** Writes what is pending (also called at exit). */
-  flush(): void {
-    if (this.pending === '') return;
-    const text = this.pending;
-    this.pending = '';
-    this.out.write(text);
-  }
-}
-
-/**
  * Standard output through pino's synchronous destination (sonic-boom), which retries a pipe that
- * is momentarily full and handles partial writes; one batcher for the process.
+ * is momentarily full and handles partial writes; one for the process.
  */
-function stdoutLines(): LineBatcher {
-  if (!stdout) {
-    const batcher = new LineBatcher(pino.destination({ dest: process.stdout.fd ?? 1, sync: true }));
-    process.once('exit', () => batcher.flush());
-    stdout = batcher;
-  }
+function stdoutLines(): LineSink {
+  stdout ??= pino.destination({ dest: process.stdout.fd ?? 1, sync: true });
   return stdout;
 }
-let stdout: LineBatcher | undefined;
+let stdout: LineSink | undefined;
