@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { SeriesHistogram } from './series-histogram';
 
 /**
@@ -17,7 +17,8 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly appendDuration = new Histogram({
+  /** Observed on every append (observability/instrumented-event-store.ts). */
+  readonly appendDuration = new SeriesHistogram({
     name: 'event_store_append_duration_seconds',
     help: 'Time from an append request to its durable acknowledgement (group commit included); outcome ok, conflict or error',
     labelNames: ['outcome'] as const,
