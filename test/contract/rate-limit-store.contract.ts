@@ -105,6 +105,22 @@ export function rateLimitStoreContract(
       expect(byMinute.retryAfterMs).toBe(61_000 - 1_300);
     });
 
+    it("keeps each policy's count for a subject whatever policies, and in whatever order, it is counted under", async () => {
+      const s = subject();
+      await store.consume(s, [minute], T0);
+      await store.consume(s, [minute, second], T0 + 1);
+      const reversed = await store.consume(s, [second, minute], T0 + 2);
+      expect(reversed.states.map((x) => [x.policy.name, x.remaining])).toEqual([
+        ['second', 1],
+        ['minute', 2],
+      ]);
+      const alone = await store.consume(s, [second], T0 + 3);
+      expect(alone.allowed).toBe(true);
+      expect(alone.states.map((x) => [x.policy.name, x.remaining])).toEqual([['second', 0]]);
+      expect((await store.consume(s, [minute, second], T0 + 4)).allowed).toBe(false);
+      expect((await store.consume(s, [minute], T0 + 5)).states.map((x) => x.remaining)).toEqual([1]);
+    });
+
     it('never admits more than the limit to concurrent callers', async () => {
       const s = subject();
       const policy = { name: 'burst', limit: 10, windowMs: 60_000, bucketMs: 1_000 };
