@@ -71,7 +71,7 @@ export class RequestRecorder {
       const route = noted[i + 2] as string;
       const status = noted[i + 3] as number;
       const elapsedMs = noted[i + 4] as number;
-      this.metrics.httpDuration.observe([method, route, statusText(status)], elapsedMs / 1000);
+      this.metrics.httpDuration.observe([method, route, String(status)], elapsedMs / 1000);
       if (this.lines && route !== '/metrics' && route !== '/health')
         text += requestLine(noted[i] as string, method, route, status, elapsedMs, noted[i + 5] as number);
     }
@@ -95,13 +95,6 @@ function recordAtExit(recorder: RequestRecorder): void {
     for (const pending of unrecorded) pending.flush();
   });
 }
-
-/** The status code as a label value; the codes the service answers with are made once. */
-function statusText(code: number): string {
-  return STATUS_TEXT[code] ?? String(code);
-}
-const STATUS_TEXT: Record<number, string | undefined> = {};
-for (let code = 100; code < 600; code++) STATUS_TEXT[code] = String(code);
 
 /** Whether `LOG_LEVEL` logs the request lines, which are written at pino's `info` (30). */
 export function logsRequests(logLevel: string): boolean {
