@@ -64,6 +64,32 @@ export function readModelContract(
       expect((await store.getCheckpoints())[checkpoint()]).toBe(3);
     });
 
+    it('applies calls in the order they were made, also when one is made before the last resolved', async () => {
+      // A replay keeps several batches in flight: a later batch's merge must find the document an
+      // earlier batch put, and the last checkpoint is the one that stays.
+      const [a, b] = [uid(), uid()];
+      const calls: Promise<void>[] = [];
+      for (let n = 1; n <= 20; n++) {
+        calls.push(
+          store.apply(
+            n === 1
+              ? [put(a, 1, { n: 1 }), put(b, 1, { n: 1 })]
+              : n === 20
+                ? [{ op: 'delete', collection: 'things', id: b }]
+                : [
+                    { op: 'merge', collection: 'things', id: a, set: { n } },
+                    { op: 'merge', collection: 'things', id: b, set: { n } },
+                  ],
+            { [checkpoint()]: n },
+          ),
+        );
+      }
+      await Promise.all(calls);
+      expect((await store.get('things', a))?.doc).toEqual({ id: a, n: 19 });
+      expect(await store.get('things', b)).toBeNull();
+      expect((await store.getCheckpoints())[checkpoint()]).toBe(20);
+    });
+
     it('keeps the version of the aggregate a document mirrors', async () => {
       const id = uid();
       await store.apply([{ ...put(id, 1, { status: 'draft' }), version: 0 }], {});

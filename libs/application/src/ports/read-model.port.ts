@@ -169,7 +169,9 @@ export interface ReadModelStore {
    * Applies the writes in order, records the checkpoints and the dead-letter changes. An adapter
    * that cannot make them atomic must make re-applying the same ops harmless (projections replay
    * from the checkpoint) and write the dead letters before the checkpoints, so a crash between the
-   * two parks the event again on replay rather than losing it.
+   * two parks the event again on replay rather than losing it. Calls land in the order they were
+   * made, also when one is made before the last has resolved (a replay keeps several batches in
+   * flight); each resolves once it and every call before it have landed or failed.
    */
   apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void>;
   getCheckpoints(): Promise<Record<string, number>>;

@@ -190,6 +190,55 @@ describe('ProjectionMaintenance on the projector and on a replica', () => {
     await read.close();
   });
 
+  it('fails a rebuild whose writes fail while later ones are in flight, leaving the live projection, and rebuilds on the next try', async () => {
+    const events = new SparseEventStore();
+    const store = events as unknown as EventStore;
+    const failing = new Set<number>();
+    let shadowWrites = 0;
+    // Batches 2 and 3 of the shadow fail a moment after they are handed over, as a full disk
+    // would: the replay has handed over the next batches by then.
+    class FailingStore extends SqliteReadModelStore {
+      override apply(...args: Parameters<SqliteReadModelStore['apply']>) {
+        if (!args[0].some((op) => op.collection === 'things__next')) return super.apply(...args);
+        shadowWrites++;
+        if (!failing.has(shadowWrites)) return super.apply(...args);
+        return new Promise<void>((_, reject) => setTimeout(() => reject(new Error('disk full')), 20));
+      }
+    }
+    const read = new FailingStore(join(dir, 'read-models.db'), { writer: 'worker' });
+    const engine = new ProjectionEngine(store, read, [things], quiet);
+    const maintenance = new ProjectionMaintenance(engine, store, read);
+    events.add(12_000); // six batches
+    await engine.start();
+    await events.settled();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      failing.add(2).add(3);
+      const { done } = maintenance.startRebuild('things');
+      await expect(done).rejects.toThrow('disk full');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+      const [status] = await maintenance.status();
+      expect(status.rebuild).toMatchObject({ state: 'failed', error: 'disk full' });
+      expect((await read.getCheckpoints()).things).toBe(1_200_000);
+      let live = 0;
+      for await (const _ of read.scan('things')) live++;
+      expect(live).toBe(12_000);
+
+      failing.clear();
+      shadowWrites = 0;
+      await maintenance.startRebuild('things').done;
+      const report = await maintenance.verify();
+      expect(report).toEqual({ position: 1_200_000, documents: 12_000, differences: [], truncated: false });
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await engine.stop();
+      await read.close();
+    }
+  });
+
   it('lets the event loop turn between batches while it rebuilds and verifies, though every read and write is synchronous', async () => {
     // The API shares the event loop with a rebuild: with reads and writes that resolve at once
     // (the embedded stores' are synchronous), a loop of awaits alone would never let a request in.

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { EventStore, RecordedEvent, START } from '../ports/event-store.port';
+import { EventStore, START } from '../ports/event-store.port';
 import { CollectionSpec, ReadModelStore, StoredDocument, WriteOp } from '../ports/read-model.port';
 import { ProjectionEngine, ProjectorOnlyError } from './projection-engine';
 import { coalesce } from './coalesce';
@@ -72,6 +72,14 @@ export interface VerifyReport {
  * as a step's events and ops outlive the young generation and the GC has to promote them.
  */
 const BATCH = 2000;
+/**
+ * Read-model writes of a replay handed over and not yet landed, at most. With one, the replay
+ * waited for the writer thread 0.9-1.8 s of a 7-9 s rebuild of a million events, in a few
+ * milliseconds at a time spread over the whole run: on two shared cores the writer is not always
+ * running when its batch arrives. With three, 0.01-0.3 s, and the rebuild ran 1.25-1.35x as fast
+ * (docs/benchmarks.md, twenty-third session). Each is one batch's encoded documents.
+ */
+const WRITES_IN_FLIGHT = 3;
 const MAX_DIFFERENCES = 1000;
 const REBUILD = '__next';
 const VERIFY = '__verify';
@@ -254,8 +262,8 @@ export class ProjectionMaintenance {
     const shadow = await this.prepareShadow(projector, REBUILD);
     progress.head = await this.events.headPosition();
     const started = this.clock();
-    const onBatch = (events: RecordedEvent[], position: number) => {
-      progress.processed += events.length;
+    const onBatch = (count: number, position: number) => {
+      progress.processed += count;
       progress.position = position;
       const seconds = Math.max((this.clock() - started) / 1000, 0.001);
       progress.eventsPerSecond = Math.round(progress.processed / seconds);
@@ -348,21 +356,23 @@ export class ProjectionMaintenance {
    * Replays events after `from` up to `until` (inclusive) into the shadow collections; stops
    * early once `stopAt()` is reached (the live checkpoint, for the catch-up phase).
    *
-   * One batch is being written while the next is read and projected: a store that writes off
-   * this thread (the embedded one's worker) applies batch n while batch n + 1 is prepared. No more
-   * than one write is outstanding, and the replay returns only once the last one has landed.
+   * Batches are written while the next ones are read and projected: a store that writes off this
+   * thread (the embedded one's worker) applies batch n while batch n + 1 is prepared. Up to
+   * WRITES_IN_FLIGHT writes are outstanding, they land in order, and the replay returns only once
+   * the last one has landed. A write that failed fails the replay (the shadow is never swapped
+   * in; the next rebuild starts it afresh).
    */
   private async replay(
     projector: Projector,
     shadow: { rename: Map<string, string>; checkpoint: string },
     from: number,
     until: number,
-    onBatch: (events: RecordedEvent[], position: number) => void,
+    onBatch: (count: number, position: number) => void,
     stopAt?: () => number,
   ): Promise<number> {
     let position = from;
     const wants = eventFilter(projector);
-    let writing: Promise<void> = Promise.resolve();
+    const inFlight: Promise<void>[] = [];
     try {
       for (;;) {
         if (stopAt && position >= stopAt()) break;
@@ -380,21 +390,26 @@ export class ProjectionMaintenance {
           }
         }
         position = batch[batch.length - 1].position;
-        await writing;
+        while (inFlight.length >= WRITES_IN_FLIGHT) await inFlight.shift();
         const at = position;
-        const applied = batch;
-        writing = this.read.apply(coalesce(ops), { [shadow.checkpoint]: at }).then(() => onBatch(applied, at));
+        // The count, not the batch: its events are garbage once projected, not kept until the write lands.
+        const count = batch.length;
+        const written = this.read.apply(coalesce(ops), { [shadow.checkpoint]: at }).then(() => onBatch(count, at));
+        // Awaited in order below; handled now, so that a later write's failure is never reported
+        // as unhandled while an earlier one is being awaited.
+        written.catch(() => undefined);
+        inFlight.push(written);
         if (position >= until) break;
         // Reading is synchronous and a finished write resolves in a microtask: without this turn
         // the loop ran batch after batch and held the event loop (the API's requests) for 130 to
         // 770 ms at a time during a rebuild of 1,000,000 events.
         await setImmediate();
       }
+      while (inFlight.length > 0) await inFlight.shift();
     } finally {
       // Never left running behind a failure: the caller may drop the shadow next.
-      await writing.catch(() => undefined);
+      await Promise.allSettled(inFlight);
     }
-    await writing;
     return position;
   }
 

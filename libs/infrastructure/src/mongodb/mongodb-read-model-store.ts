@@ -75,6 +75,8 @@ const OLD_LIST_INDEX = 'ws_seq';
  */
 export class MongoReadModelStore implements ReadModelStore {
   private readonly collections = new Map<string, CollectionSpec>();
+  /** The last apply handed over: the next one starts when it has settled (the port's order). */
+  private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly client: MongoClient,
@@ -171,7 +173,11 @@ export class MongoReadModelStore implements ReadModelStore {
     const writes = this.translate(ops);
     const checkpointWrites = checkpointOps(checkpoints);
     const deadLetterWrites = deadLetterOps(deadLetters);
-    if (writes.size === 0 && checkpointWrites.length === 0 && deadLetterWrites.length === 0) return;
+    const before = this.applying;
+    if (writes.size === 0 && checkpointWrites.length === 0 && deadLetterWrites.length === 0) {
+      await before;
+      return;
+    }
 
     const run = async (session?: ClientSession) => {
       // Ops on different collections commute, so one ordered bulk write per collection keeps
@@ -187,7 +193,11 @@ export class MongoReadModelStore implements ReadModelStore {
         await this.db.collection<CheckpointRow>(CHECKPOINTS).bulkWrite(checkpointWrites, { ordered: true, session });
       }
     };
-    await inTransaction(this.client, this.transactions, run);
+    // Calls land in the order they were made (a replay has several batches in flight): each
+    // starts once the one before has settled, whether it failed or not.
+    const applied = before.then(() => inTransaction(this.client, this.transactions, run));
+    this.applying = applied.catch(() => undefined);
+    await applied;
   }
 
   async getCheckpoints(): Promise<Record<string, number>> {
