@@ -76,8 +76,9 @@ const BATCH = 2000;
  * Read-model writes of a replay handed over and not yet landed, at most. With one, the replay
  * waited for the writer thread 0.9-1.8 s of a 7-9 s rebuild of a million events, in a few
  * milliseconds at a time spread over the whole run: on two shared cores the writer is not always
- * running when its batch arrives. With three, 0.01-0.3 s, and the rebuild ran 1.25-1.35x as fast
- * (docs/benchmarks.md, twenty-third session). Each is one batch's encoded documents.
+ * running when its batch arrives. With three, 0.01-0.35 s, and the time the event loop did not
+ * run fell by about half a second (docs/benchmarks.md, twenty-third session). Each is one batch's
+ * encoded documents.
  */
 const WRITES_IN_FLIGHT = 3;
 const MAX_DIFFERENCES = 1000;
