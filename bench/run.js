@@ -14,7 +14,7 @@
  * BENCH_LOG_LEVEL (the service's LOG_LEVEL; default info, the service's default, so that every
  * request writes its log line as in production; the lines go to /dev/null).
  * BENCH_PROFILE=<dir>: every service process runs under `node --cpu-prof` and leaves its profile
- * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/benchmarks.md.
+ * in <dir>/<phase>/ (open in Chrome DevTools or speedscope); see docs/performance.md.
  */
 const { execFileSync } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');

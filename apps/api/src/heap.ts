@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  * process kept the pages of the highest swing: 315 MB resident at the peak of the benchmark's
  * soak where 231 MB do. Full collections come about twice as often instead, each as cheap as
  * before (they trace the live set, not the garbage); per-request CPU did not move beyond the
- * noise (docs/benchmarks.md).
+ * noise (docs/performance.md).
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -22,7 +22,7 @@ const conditionsOf = new WeakMap<Record<string, Metadatas>, [property: string, c
  * the rules anew, then groups them by property (`groupByPropertyName`). The answer only changes
  * when a rule or a constraint is registered (a decorator runs as its class is loaded). Measured
  * on a PATCH of a job: 6.4 µs of validation, of which these two lookups were 2.8 µs, and 12% of the
- * main thread under load (docs/benchmarks.md). Upstream this is typestack/class-validator#2686.
+ * main thread under load (docs/performance.md). Upstream this is typestack/class-validator#2686.
  *
  * The answers are kept per storage, class and options (lookups with groups are not cached: no
  * DTO uses them) and forgotten whenever the storage registers anything. The validator reads
@@ -75,7 +75,7 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
  * field; `other_status_reason` when the status is `other`). The validator walks every property of
  * the class, and for one that is absent and optional it builds an error, finds its condition false
  * and strips the empty error again: for a PATCH of one field of a job's twenty, 7 µs of the
- * validation's 9 (docs/benchmarks.md). The outcome is the validator's own, error for error.
+ * validation's 9 (docs/performance.md). The outcome is the validator's own, error for error.
  *
  * `object` must hold only what was given (an instance of the DTO class without the class's own
  * `= undefined` fields), so that the whitelist checks its own keys against the narrowed rules.

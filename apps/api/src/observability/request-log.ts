@@ -15,7 +15,7 @@ export interface LineSink {
  * The hook only notes what the line and the metrics need; the requests answered in one turn of
  * the event loop are observed and logged together after it (`RequestRecorder`), so a quiet service
  * still logs each request at once. Done in the hook, request by request between the other
- * requests' work, the same work cost a GET 9% more CPU (docs/benchmarks.md, twenty-second session).
+ * requests' work, the same work cost a GET 9% more CPU (docs/performance.md, twenty-second session).
  *
  * The line is pino's (`level`, `time`, `service`, the fields, `msg`), built here: its shape is
  * fixed and its fields are the service's own, and `pino.info` with a write per line cost about

@@ -31,7 +31,7 @@ export interface SeriesHistogramConfig<L extends string> {
  * beside the other metrics, but observed by label values in their declared order. A label set's
  * series is found by one lookup on its joined values; prom-client's `observe` builds, validates
  * and hashes a label object on every call, which cost a GET several percent of its CPU
- * (docs/benchmarks.md, twenty-second session).
+ * (docs/performance.md, twenty-second session).
  *
  * series-histogram.spec.ts holds it to prom-client's output for the same observations.
  */

@@ -68,7 +68,7 @@ export interface VerifyReport {
 
 /**
  * Events per replay step: one read of the store and one read-model transaction. Measured over a
- * million events (docs/benchmarks.md): 1,000 and 2,000 cost the same CPU; 5,000 costs a fifth more,
+ * million events (docs/performance.md): 1,000 and 2,000 cost the same CPU; 5,000 costs a fifth more,
  * as a step's events and ops outlive the young generation and the GC has to promote them.
  */
 const BATCH = 2000;
@@ -77,7 +77,7 @@ const BATCH = 2000;
  * waited for the writer thread 0.9-1.8 s of a 7-9 s rebuild of a million events, in a few
  * milliseconds at a time spread over the whole run: on two shared cores the writer is not always
  * running when its batch arrives. With three, 0.01-0.35 s, and the time the event loop did not
- * run fell by about half a second (docs/benchmarks.md, twenty-third session). Each is one batch's
+ * run fell by about half a second (docs/performance.md, twenty-third session). Each is one batch's
  * encoded documents.
  */
 const WRITES_IN_FLIGHT = 3;

@@ -29,7 +29,7 @@ const EVENT_COLUMNS = 'position, stream_id, revision, event_id, type, schema_ver
 
 /**
  * Events per read of a subscription, and so per read-model transaction while catching up.
- * Measured over a million events (docs/benchmarks.md): 2,000 writes a tenth and 5,000 a quarter
+ * Measured over a million events (docs/performance.md): 2,000 writes a tenth and 5,000 a quarter
  * less to the WAL at the same CPU, but they hold 45 and 65 MB more at the peak (budget: 300 MB).
  */
 export const SUBSCRIPTION_BATCH = 1000;
@@ -191,7 +191,7 @@ export class SqliteEventStore implements EventStore {
         // The appends requested by the code running now join the first batch; the repository has
         // already gathered a poll's commands into one append. Waiting for the next turn of the
         // event loop (setImmediate) held every append back behind a whole poll of requests:
-        // 0.4 ms of a create's 8 ms at 50 connections (docs/benchmarks.md, fourteenth session).
+        // 0.4 ms of a create's 8 ms at 50 connections (docs/performance.md, fourteenth session).
         queueMicrotask(() => void this.drain());
       }
     });

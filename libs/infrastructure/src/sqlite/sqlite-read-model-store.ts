@@ -92,7 +92,7 @@ const DELETE_DEAD_LETTER = 'DELETE FROM dead_letters WHERE projection = ? AND po
  * exactly-once here. Read models can always be rebuilt from the event store, so the file runs
  * with `synchronous=NORMAL`: a power cut may lose the newest transactions, never consistency.
  *
- * Hot paths (measured, see docs/benchmarks.md): statements are prepared once per collection and
+ * Hot paths (measured, see docs/performance.md): statements are prepared once per collection and
  * read in raw (array) mode with only the columns needed; a merge is one `UPDATE ... json_set(...)`
  * inside SQLite instead of reading, parsing, spreading and re-serialising the document in JS; and
  * lists can be served as the stored JSON text (`findJson`) without a parse/serialise round trip.
