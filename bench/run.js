@@ -364,7 +364,7 @@ async function main() {
       met: p50Ratio <= 1.2,
     });
 
-    // Mixed load for the memory trend: reads and writes from two load processes at once.
+    // Mixed load for the memory trend: reads and writes from three load processes at once.
     log(`Memory: ${SOAK} s of mixed load`);
     const samples = [];
     const largeAuth = { authorization: `Bearer ${large.key}`, 'content-type': 'application/json' };
