@@ -509,7 +509,11 @@ function printTable(results) {
       s.target ?? '',
       s.info ? '(info)' : s.met ? 'yes' : 'NO',
       ...(s.peer
-        ? [`${s.peer.ratio.toFixed(2)} of ${s.peer.peerRps} req/s`, s.peer.target, s.peer.met ? 'yes' : 'NO']
+        ? [
+            `${s.peer.ratio.toFixed(2)} of ${s.peer.peerRps} req/s, ${s.peer.reference.serverCpuUsPerRequest} µs/req`,
+            s.peer.target,
+            s.peer.met ? 'yes' : 'NO',
+          ]
         : noPeer),
       cpuCell(s.result),
     ]);
