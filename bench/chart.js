@@ -1,13 +1,14 @@
-// Latency-percentile charts (SVG) rendered by Vega-Lite: the scenario beside its baseline.
-async function renderLatencyChart(title, result, baseline, baselineName) {
+// Latency-percentile charts (SVG) rendered by Vega-Lite: the scenario beside its references (its
+// baseline, and the peer where it was measured), each `{ name, latency }`.
+async function renderLatencyChart(title, result, references) {
   const vega = await import('vega');
   const vl = await import('vega-lite');
   const percentiles = ['p50', 'p90', 'p97_5', 'p99'];
   const values = [];
   for (const p of percentiles) {
     values.push({ percentile: p.replace('_', '.'), series: title, ms: result.latency[p] });
-    if (baseline)
-      values.push({ percentile: p.replace('_', '.'), series: `baseline: ${baselineName}`, ms: baseline.latency[p] });
+    for (const reference of references)
+      values.push({ percentile: p.replace('_', '.'), series: reference.name, ms: reference.latency[p] });
   }
   const spec = vl.compile({
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',

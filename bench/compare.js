@@ -9,14 +9,16 @@
  * pairs, is the result (its median, with every pair shown).
  *
  * <before> and <after>: a git revision (checked out in a temporary worktree that shares this
- * checkout's node_modules, and built there) or the path of a built `main.js`.
+ * checkout's node_modules, built there with its own `npm run build`, and started as its own
+ * `npm start` starts it: the entry point and Node flags of that script in its package.json) or the
+ * path of a built `main.js` (started with this checkout's `npm start` flags).
  *
  * BENCH_PAIRS (default 5), BENCH_SECONDS (measured interval per scenario, default 8),
  * BENCH_WARMUP_SECONDS (default 2), BENCH_KEYS (API keys in rotation, default 100),
  * BENCH_LOG_LEVEL (the services' LOG_LEVEL, default info).
  */
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdtempSync, rmSync, symlinkSync } = require('node:fs');
+const { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const harness = require('./harness');
@@ -33,23 +35,37 @@ const SCENARIOS = ['get', 'list', 'post', 'patch'];
 /** Worktrees made for revisions: removed at the end, whatever happens. */
 const worktrees = [];
 
-/** The `main.js` of a build: the path given, or a revision checked out and built. */
-function entryOf(build) {
-  if (existsSync(build)) return resolve(build);
+/**
+ * How a checkout's `npm start` starts the service: the `.js` its last command runs and the Node
+ * flags before it, read from its package.json.
+ */
+function startOf(dir) {
+  const start = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.start ?? '';
+  const args = start.split('&&').pop().trim().split(/\s+/);
+  const entry = args.find((arg) => arg.endsWith('.js'));
+  if (!entry) throw new Error(`${dir}: no entry point in its start script (${start})`);
+  return { entry: join(dir, entry), startFlags: args.filter((arg) => arg.startsWith('--')) };
+}
+
+/** A build to measure, `{ entry, startFlags }`: the `main.js` given, or a revision checked out and built. */
+function buildOf(build) {
+  if (existsSync(build)) return { entry: resolve(build), startFlags: harness.START_FLAGS };
   const dir = mkdtempSync(join(tmpdir(), 'wos-compare-'));
   log(`Building ${build} in ${dir}`);
   execFileSync('git', ['worktree', 'add', '--detach', dir, build], { cwd: ROOT, stdio: 'ignore' });
   worktrees.push(dir);
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-  return join(dir, 'dist/apps/api/src/main.js');
+  const started = startOf(dir);
+  if (!existsSync(started.entry)) throw new Error(`${build}: the build left no ${started.entry}`);
+  return started;
 }
 
 /** A build's service on a data directory of its own, removed when it stops. */
-async function startService(entry) {
+async function startService({ entry, startFlags }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'wos-compare-data-'));
   try {
-    const svc = await harness.startService({ entry, dataDir, admin: ADMIN });
+    const svc = await harness.startService({ entry, startFlags, dataDir, admin: ADMIN });
     return {
       ...svc,
       stop: async () => {
@@ -86,7 +102,7 @@ async function main() {
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length > 0)
     throw new Error(`unknown scenario(s): ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
-  const entries = [entryOf(before), entryOf(after)];
+  const builds = [buildOf(before), buildOf(after)];
   const ratios = Object.fromEntries(scenarios.map((s) => [s, { rps: [], cpu: [] }]));
   for (let pair = 1; pair <= PAIRS; pair++) {
     // Which build starts, and gets its load generator, first alternates from pair to pair.
@@ -96,7 +112,7 @@ async function main() {
       await Promise.all(order.map(async (i) => (results[i] = await run(i))));
       return results;
     };
-    const services = await both((i) => startService(entries[i]));
+    const services = await both((i) => startService(builds[i]));
     try {
       const fixtures = await both(async (i) => {
         const { scenarios: http, jobStatus } = await httpScenarios(services[i].base, { admin: ADMIN, keys: KEYS });

@@ -1,10 +1,11 @@
 /**
  * What the benchmark scripts share (bench/run.js, bench/compare.js, bench/budget.js): free ports,
- * starting and stopping the service, the load generator, the server's CPU time, calls to the API,
- * the fixtures of the HTTP scenarios, and medians.
+ * starting and stopping the service, the baselines and the peer, the load generator, the server's
+ * CPU time, calls to the API, the fixtures of the HTTP scenarios, and medians.
  */
 const { execFileSync, fork, spawn } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const { readFileSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
 
@@ -13,7 +14,7 @@ const START_FLAGS = require('../scripts/start-flags').startFlags();
 
 const CLK_TCK = 100;
 
-/** A port the OS just handed out: the machine is shared, and fixed ranges met other benches' servers. */
+/** A port the OS just handed out: the machine is shared, and a fixed range can collide with other servers. */
 const freePort = () =>
   new Promise((resolvePort, reject) => {
     const server = createServer().once('error', reject);
@@ -65,7 +66,7 @@ async function call(base, method, path, { token, body } = {}) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** Connections of every load: the targets were set at 50. */
+/** Connections of every load: the targets are stated at 50. */
 const CONNECTIONS = 50;
 
 /** Ends a child process (SIGTERM) and resolves once it has exited; at once if it already has. */
@@ -88,14 +89,14 @@ async function readyOrStopped(child, url, timeoutMs) {
 }
 
 /**
- * The service on `dataDir`, started as operators start it (`npm start`'s Node flags, `flags`
- * before the entry point) on a free port, once it answers `/health`. The rate limits are lifted:
- * the benches measure throughput, not the limiter's refusals. `env` adds to or overrides the
- * environment.
+ * The service on `dataDir`, started as operators start it (`npm start`'s Node flags, or
+ * `startFlags`, then `flags`, before the entry point) on a free port, once it answers `/health`.
+ * The rate limits are lifted: the benches measure throughput, not the limiter's refusals. `env`
+ * adds to or overrides the environment.
  */
-async function startService({ entry, dataDir, admin, env = {}, flags = [] }) {
+async function startService({ entry, dataDir, admin, env = {}, flags = [], startFlags = START_FLAGS }) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...START_FLAGS, ...flags, entry], {
+  const child = spawn(process.execPath, [...startFlags, ...flags, entry], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -183,41 +184,66 @@ async function withServerCpu(pid, run) {
 /** The body of every project the benches create. */
 const PROJECT_BODY = { name: 'Bench project', description: 'Load', status: 'planned', start_date: '2026-06-01' };
 
+/** A call that must succeed: its body, or an error naming the call. */
+async function must(base, method, path, token, body) {
+  const res = await call(base, method, path, { token, body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** `request` once per key, each with its key: the templates the load generator sends in turn. */
+const rotating = (keys, request) =>
+  keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
+
+/**
+ * The project scenarios on a server that has the project routes (the service or the peer): 100
+ * projects created with the first key, then the requests of GET by id (the first project), the
+ * first page and POST, once per key. `ids` are the projects created.
+ */
+async function projectScenarios(base, keys) {
+  const ids = [];
+  for (let i = 0; i < 100; i++) ids.push((await must(base, 'POST', '/v1/projects', keys[0], PROJECT_BODY)).id);
+  return {
+    ids,
+    scenarios: {
+      get: {
+        url: base,
+        requests: rotating(keys, { method: 'GET', path: `/v1/projects/${ids[0]}`, headers: JSON_HEADERS }),
+      },
+      list: { url: base, requests: rotating(keys, { method: 'GET', path: '/v1/projects', headers: JSON_HEADERS }) },
+      post: {
+        url: base,
+        requests: rotating(keys, {
+          method: 'POST',
+          path: '/v1/projects',
+          headers: JSON_HEADERS,
+          body: JSON.stringify(PROJECT_BODY),
+        }),
+      },
+    },
+  };
+}
+
 /**
  * What the HTTP scenarios of `npm run bench` and `npm run bench:compare` send: one workspace with
  * `keys` API keys, 100 projects and a job, and each scenario's requests, once per key. The load
  * generator sends them in turn, as an API with many clients sees them, so that authentication
  * and the per-key rate limits work on many keys, not one hot entry. `patch` is absent when the
- * job could not be created (a build without jobs).
+ * job could not be created (a build without jobs). `keys` are the keys made.
  */
 async function httpScenarios(base, { admin, keys: count }) {
-  const must = async (method, path, token, body) => {
-    const res = await call(base, method, path, { token, body });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const ws = await must('POST', '/v1/admin/workspaces', admin, { name: 'Bench', plan: 'enterprise' });
+  const ws = await must(base, 'POST', '/v1/admin/workspaces', admin, { name: 'Bench', plan: 'enterprise' });
   const keys = [];
   for (let i = 0; i < count; i++) {
-    const created = await must('POST', `/v1/admin/workspaces/${ws.id}/api-keys`, admin, {
+    const created = await must(base, 'POST', `/v1/admin/workspaces/${ws.id}/api-keys`, admin, {
       name: `bench ${i}`,
       scope: 'full_access',
     });
     keys.push(created.key);
   }
-  const headers = { 'content-type': 'application/json' };
-  const rotating = (request) =>
-    keys.map((k) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${k}` } }));
-  const ids = [];
-  for (let i = 0; i < 100; i++) ids.push((await must('POST', '/v1/projects', keys[0], PROJECT_BODY)).id);
-  const scenarios = {
-    get: { url: base, requests: rotating({ method: 'GET', path: `/v1/projects/${ids[0]}`, headers }) },
-    list: { url: base, requests: rotating({ method: 'GET', path: '/v1/projects', headers }) },
-    post: {
-      url: base,
-      requests: rotating({ method: 'POST', path: '/v1/projects', headers, body: JSON.stringify(PROJECT_BODY) }),
-    },
-  };
+  const { ids, scenarios } = await projectScenarios(base, keys);
   const job = await call(base, 'POST', `/v1/projects/${ids[1]}/jobs`, {
     token: keys[0],
     body: {
@@ -231,12 +257,39 @@ async function httpScenarios(base, { admin, keys: count }) {
     const fields = ['name', 'description', 'inspection_notes', 'external_id'];
     scenarios.patch = {
       url: base,
-      requests: rotating({ method: 'PATCH', path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`, headers }).map(
-        (request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) }),
-      ),
+      requests: rotating(keys, {
+        method: 'PATCH',
+        path: `/v1/projects/${ids[1]}/jobs/${job.body.id}`,
+        headers: JSON_HEADERS,
+      }).map((request, i) => ({ ...request, body: JSON.stringify({ [fields[i % fields.length]]: `value ${i}` }) })),
     };
   }
-  return { scenarios, jobStatus: job.status };
+  return { scenarios, jobStatus: job.status, keys };
+}
+
+/**
+ * The conventional peer (bench/peer/) on a fresh database at `dbFile`, holding `keys` (as their
+ * SHA-256, in one workspace), with the same 100 projects as the service and the same scenarios
+ * (`projectScenarios`): `{ child, url, stop, scenarios }`.
+ */
+async function startPeer(keys, dbFile) {
+  const keysFile = `${dbFile}.keys.json`;
+  const rows = keys.map((key, i) => ({
+    key_hash: createHash('sha256').update(key).digest('hex'),
+    key_id: `key_${i}`,
+    name: `bench ${i}`,
+    workspace_id: 'ws_bench',
+    scope: 'full_access',
+  }));
+  writeFileSync(keysFile, JSON.stringify(rows));
+  const peer = await startBaseline('nest-peer.js', { DB_FILE: dbFile, API_KEYS_FILE: keysFile });
+  try {
+    const { scenarios } = await projectScenarios(peer.url.replace(/\/$/, ''), keys);
+    return { ...peer, scenarios };
+  } catch (error) {
+    await peer.stop();
+    throw error;
+  }
 }
 
 module.exports = {
@@ -254,6 +307,7 @@ module.exports = {
   stopChild,
   startService,
   startBaseline,
+  startPeer,
   load,
   loadSync,
   withServerCpu,
