@@ -6,7 +6,9 @@ import { OPERATOR, workspaceDecider, WorkspaceState, workspaceStream } from '@ap
 import { SqliteEventStore, SqliteSnapshotStore } from '@app/infrastructure/sqlite';
 import { EventStore, NewEvent } from '../ports/event-store.port';
 import { CommandContext } from './command-context';
-import { EventSourcedRepository, LOAD_CHUNK, SNAPSHOT_EVERY } from './event-sourced-repository';
+import { EventSourcedRepository } from './event-sourced-repository';
+import { SNAPSHOT_EVERY } from './snapshot-policy';
+import { LOAD_CHUNK } from './stream-loader';
 
 const ws = 'ws_long';
 const stream = workspaceStream(ws);
