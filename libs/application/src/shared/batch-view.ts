@@ -115,7 +115,7 @@ export class BatchView {
   }
 
   /** The batch's write succeeded: each written stream's new state is held for the next command. */
-  appended(): void {
+  holdNewStates(): void {
     for (const [streamId, tracked] of this.streams) {
       if (tracked.events.length === 0) continue;
       const lastEventId = tracked.events[tracked.events.length - 1].id;

@@ -55,6 +55,7 @@ const MAX_CONFLICT_RETRIES = 25;
  */
 export async function decideAndAppend(batch: readonly PendingUnit[], { store, loader, clock }: CommandSide) {
   for (let attempt = 0; ; attempt++) {
+    // 1. Decide.
     const view = new BatchView(loader, attempt === 0);
     const outcomes: ({ result: unknown; written: string[] } | { error: unknown })[] = [];
     for (const pending of batch) {
@@ -67,6 +68,7 @@ export async function decideAndAppend(batch: readonly PendingUnit[], { store, lo
       }
     }
 
+    // An answer no append will check is confirmed first.
     const appends = view.appends();
     const writes = appends.some((a) => a.events.length > 0);
     const refused = outcomes.some((outcome) => 'error' in outcome);
@@ -80,12 +82,13 @@ export async function decideAndAppend(batch: readonly PendingUnit[], { store, lo
       if (!current) continue;
     }
 
+    // 2. Append (3. Retry).
     let position = 0;
     if (writes) {
       try {
         const written = await store.appendToStreams(appends);
         position = Math.max(...written.map((w) => w.position));
-        view.appended();
+        view.holdNewStates();
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) {
           return rejectAll(batch, error);
@@ -97,6 +100,7 @@ export async function decideAndAppend(batch: readonly PendingUnit[], { store, lo
       }
     }
 
+    // Answer each unit: its result, or its own error.
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if ('error' in outcome) pending.reject(outcome.error);
