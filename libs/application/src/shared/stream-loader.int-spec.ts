@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { OPERATOR, workspaceDecider, WorkspaceState, workspaceStream } from '@app/domain';
 import { SqliteEventStore, SqliteSnapshotStore } from '@app/infrastructure/sqlite';
 import { EventStore, NewEvent } from '../ports/event-store.port';
+import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
-import { EventSourcedRepository, LOAD_CHUNK, SNAPSHOT_EVERY } from './event-sourced-repository';
+import { EventSourcedRepository } from './event-sourced-repository';
+import { SNAPSHOT_EVERY, SnapshotPolicy } from './snapshot-policy';
+import { StateCache } from './state-cache';
+import { LOAD_CHUNK, StreamLoader } from './stream-loader';
 
 const ws = 'ws_long';
 const stream = workspaceStream(ws);
@@ -29,7 +33,11 @@ const envelope = (type: string, data: unknown): NewEvent => ({
   },
 });
 
-/** Records the stream reads a repository makes. */
+/** A loader of this process: nothing held in memory yet. */
+const loader = (store: EventStore, snapshots: SnapshotStore | null = null) =>
+  new StreamLoader(store, new StateCache(), new SnapshotPolicy(store, snapshots, { warn: () => undefined }));
+
+/** Records the stream reads made through it. */
 function spied(store: EventStore) {
   const reads: { fromRevision: number; maxCount: number | undefined }[] = [];
   const spy: EventStore = {
@@ -48,7 +56,7 @@ function spied(store: EventStore) {
   return { store: spy, reads };
 }
 
-describe('EventSourcedRepository: loading long streams', () => {
+describe('StreamLoader: loading long streams', () => {
   let dir: string;
   let events: SqliteEventStore;
   let snapshots: SqliteSnapshotStore;
@@ -79,16 +87,13 @@ describe('EventSourcedRepository: loading long streams', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const truth = async () =>
-    (await new EventSourcedRepository(events, clock, shown).load(workspaceDecider, stream)).state;
+  /** The state folded from every event, without memory or snapshots. */
+  const truth = async () => (await loader(events).load(workspaceDecider, stream)).state as WorkspaceState;
   const settleSnapshots = () => new Promise((r) => setTimeout(r, 20));
 
   it('reads a stream without a snapshot in chunks, and stores a snapshot of what it folded', async () => {
     const { store, reads } = spied(events);
-    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(
-      workspaceDecider,
-      stream,
-    );
+    const { state, revision } = await loader(store, snapshots).load(workspaceDecider, stream);
     expect(revision).toBe(TOTAL - 1);
     expect(reads.every((r) => r.maxCount === LOAD_CHUNK)).toBe(true);
     expect(reads.map((r) => r.fromRevision)).toEqual([0, 500, 1000]);
@@ -102,7 +107,7 @@ describe('EventSourcedRepository: loading long streams', () => {
   });
 
   it('a cold load after a restart reads the snapshot and only the events after it', async () => {
-    await new EventSourcedRepository(events, clock, shown, snapshots).load(workspaceDecider, stream);
+    await loader(events, snapshots).load(workspaceDecider, stream);
     await settleSnapshots();
     await events.appendToStream(
       stream,
@@ -111,10 +116,7 @@ describe('EventSourcedRepository: loading long streams', () => {
     );
 
     const { store, reads } = spied(events);
-    const { state, revision } = await new EventSourcedRepository(store, clock, shown, snapshots).load(
-      workspaceDecider,
-      stream,
-    );
+    const { state, revision } = await loader(store, snapshots).load(workspaceDecider, stream);
     expect(revision).toBe(TOTAL);
     // The event the snapshot was taken at (to check it is of this history), then the tail.
     expect(reads.map((r) => r.fromRevision)).toEqual([TOTAL - 1, TOTAL]);
@@ -141,12 +143,28 @@ describe('EventSourcedRepository: loading long streams', () => {
       },
     ]) {
       await snapshots.put(snapshot);
-      const { state } = await new EventSourcedRepository(events, clock, shown, snapshots).load(
-        workspaceDecider,
-        stream,
-      );
+      const { state } = await loader(events, snapshots).load(workspaceDecider, stream);
       expect(state).toEqual(real);
     }
+  });
+
+  it('loading a held stream again reads only the events after it', async () => {
+    const { store, reads } = spied(events);
+    const mine = loader(store);
+    const held = await mine.load(workspaceDecider, stream);
+    reads.length = 0;
+
+    expect(await mine.load(workspaceDecider, stream)).toBe(held);
+    await events.appendToStream(
+      stream,
+      [envelope('workspace.project_slot_reserved', { workspace_id: ws, project_id: 'late' })],
+      { expectedRevision: TOTAL - 1 },
+    );
+    const { revision, state } = await mine.load(workspaceDecider, stream);
+
+    expect(reads.map((r) => r.fromRevision)).toEqual([TOTAL, TOTAL]);
+    expect(revision).toBe(TOTAL);
+    expect(state).toEqual(await truth());
   });
 
   it('a conflict with another process reads only the newer events, never the stream from the start', async () => {

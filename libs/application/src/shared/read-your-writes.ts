@@ -1,0 +1,34 @@
+import { ReadYourWrites } from '../ports/read-your-writes.port';
+import { CommandContext } from './command-context';
+import { servingProjections } from './read-scope';
+
+/**
+ * Read-your-writes: a write is answered once the read models serving what it wrote show it, so
+ * that a GET right after the answer sees the change. Each written stream waits for its own serving
+ * projections only (read-scope.ts), never the audit feed and the like.
+ *
+ * Honest when they do not show it in time (or parked an event of the stream): the write is
+ * committed all the same, the answer is `false`, and the projections are added to the request's
+ * `consistency.pending`, from which the HTTP adapter answers `X-Read-Consistency: pending`.
+ *
+ * Answers whether the read models are known to show the write: true when nothing was written
+ * (`position` 0), false when the caller chose not to wait.
+ */
+export async function waitUntilShown(
+  readModels: ReadYourWrites,
+  write: { position: number; written: readonly string[] },
+  context: CommandContext,
+  wait = true,
+): Promise<boolean> {
+  if (write.position === 0) return true;
+  if (!wait) return false;
+  const shown = await Promise.all(
+    write.written.map(async (streamId) => {
+      const projections = servingProjections(streamId);
+      const visible = await readModels.waitFor(write.position, { projections, streamId });
+      if (!visible) context.consistency?.pending.push(...(projections ?? ['all']));
+      return visible;
+    }),
+  );
+  return shown.every(Boolean);
+}
