@@ -1,4 +1,7 @@
 export * from './ports';
+export * from './shared/system-clock';
+export * from './shared/time-ordered-ids';
+export * from './shared/rate-limit-policy';
 export * from './shared/command-context';
 export * from './shared/event-sourced-repository';
 export * from './shared/upcasting-event-store';

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { Decider, DomainError, DomainEvent, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
-import { newEventId } from '../ports/id-generator.port';
+import { newEventId } from './time-ordered-ids';
 import {
   EventStore,
   NewEvent,
