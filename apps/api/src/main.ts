@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { prepareDataDir } from './data-dir';
 import { boundHeapGrowth } from './heap';
 
 boundHeapGrowth();
 
 async function main() {
-  const config = loadConfig();
+  const { config, adminTokenGenerated } = prepareDataDir(loadConfig());
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const logger = new Logger('Main');
@@ -31,7 +32,7 @@ async function main() {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  if (config.adminTokenGenerated) {
+  if (adminTokenGenerated) {
     // Shown once, on the start that generated it; it is kept in DATA_DIR/admin-token.
     process.stdout.write(`\nAdmin token (saved in ${config.dataDir}/admin-token): ${config.adminToken}\n\n`);
   }
