@@ -53,7 +53,7 @@ describe('the service log', () => {
 
   it('puts an error and its stack in fields, never on lines of their own', () => {
     const { logger, lines, parsed } = capture('info');
-    const error = new Error('sweep failed');
+    const error = Object.assign(new Error('sweep failed'), { url: 'mongodb://wos:secret@db:27017' });
     logger.error('Slot reconciler sweep failed', error, 'Lifecycle'); // new Logger('Lifecycle').error(message, error)
     logger.error('GET /x failed', error.stack, 'HTTP'); // NestJS's (message, stack, context)
     logger.error('Unhandled', error.stack); // the static Logger: (message, stack)
@@ -62,6 +62,7 @@ describe('the service log', () => {
     const [withError, withStack, staticStack, without] = parsed();
     expect(withError).toMatchObject({ context: 'Lifecycle', err: { type: 'Error', message: 'sweep failed' } });
     expect(withError.err.stack).toContain('sweep failed\n    at ');
+    expect(lines.join('')).not.toContain('secret'); // an error's other fields stay out
     expect(withStack).toMatchObject({ context: 'HTTP', stack: error.stack, msg: 'GET /x failed' });
     expect(staticStack).toMatchObject({ stack: error.stack, msg: 'Unhandled' });
     expect(staticStack.context).toBeUndefined();

@@ -61,6 +61,9 @@ export class JsonLogger implements LoggerService {
       {
         level,
         base: { service: SERVICE_NAME },
+        // What the text log showed of an error, no more: its other fields (a driver's error can
+        // carry a connection string, a client's the request it sent) stay out of the log.
+        serializers: { err: (error: Error) => ({ type: error.name, message: error.message, stack: error.stack }) },
         mixin: () => {
           const id = requestIds.getStore();
           return id === undefined ? {} : { req_id: id };
