@@ -83,7 +83,7 @@ export const PROJECT_HANDLERS = [
 ];
 export * from './projections/all-projectors';
 export * from './projections/projection-maintenance';
-export * from './projections/projector-only';
+export * from './projections/operator-checks';
 export * from './projections/get-projection-status/get-projection-status.query';
 export * from './projections/list-dead-letters/list-dead-letters.query';
 export * from './projections/retry-dead-letter/retry-dead-letter.command';

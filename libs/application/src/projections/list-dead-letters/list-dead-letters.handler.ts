@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DeadLetter } from '../../ports/read-model.port';
 import { ProjectionEngine } from '../projection-engine';
-import { knownProjection } from '../projector-only';
+import { knownProjection } from '../operator-checks';
 import { ListDeadLettersQuery } from './list-dead-letters.query';
 
 @QueryHandler(ListDeadLettersQuery)

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProjectionMaintenance, RebuildProgress } from '../projection-maintenance';
-import { operatorError, requireProjector } from '../projector-only';
+import { operatorError, requireProjector } from '../operator-checks';
 import { RebuildProjectionsCommand, RebuildStarted } from './rebuild-projections.command';
 
 /** Starts the rebuild and answers at once; the progress is in the projection status. */

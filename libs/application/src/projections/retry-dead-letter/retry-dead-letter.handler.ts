@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProjectionEngine } from '../projection-engine';
 import { ProjectionMaintenance } from '../projection-maintenance';
-import { deadLetterKey, operatorError, requireProjector } from '../projector-only';
+import { deadLetterKey, operatorError, requireProjector } from '../operator-checks';
 import { DeadLetterRetried, RetryDeadLetterCommand } from './retry-dead-letter.command';
 
 @CommandHandler(RetryDeadLetterCommand)

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DeadLetter } from '../../ports/read-model.port';
 import { ProjectionEngine } from '../projection-engine';
 import { ProjectionMaintenance } from '../projection-maintenance';
-import { deadLetterKey, operatorError, requireProjector } from '../projector-only';
+import { deadLetterKey, operatorError, requireProjector } from '../operator-checks';
 import { SkipDeadLetterCommand } from './skip-dead-letter.command';
 
 @CommandHandler(SkipDeadLetterCommand)

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProjectionMaintenance, VerifyReport } from '../projection-maintenance';
-import { operatorError, requireProjector } from '../projector-only';
+import { operatorError, requireProjector } from '../operator-checks';
 import { VerifyReadModelsCommand } from './verify-read-models.command';
 
 @CommandHandler(VerifyReadModelsCommand)

@@ -3,6 +3,11 @@ import { DeadLetterKey } from '../ports/read-model.port';
 import { ProjectionEngine, ProjectorOnlyError, UnknownDeadLetterError } from './projection-engine';
 import { ProjectionMaintenance, UnknownProjectionError } from './projection-maintenance';
 
+/*
+ * What the operator tools over projections check before they act, and the operator-facing errors
+ * they end in: the HTTP layer maps their kinds (validation 400, not_found 404, conflict 409).
+ */
+
 export const POSITION_POSITIVE = 'position must be a positive integer';
 
 /** The 409 of an operation only the projector runs, asked of a replica: where to send it instead. */

@@ -2,7 +2,7 @@ import { DomainError } from '@app/domain';
 import { DeadLetter } from '../ports/read-model.port';
 import { ProjectionEngine, ProjectorOnlyError, UnknownDeadLetterError } from './projection-engine';
 import { ProjectionMaintenance, ProjectionRole } from './projection-maintenance';
-import { projectorOnlyMessage } from './projector-only';
+import { projectorOnlyMessage } from './operator-checks';
 import { ListDeadLettersHandler } from './list-dead-letters/list-dead-letters.handler';
 import { ListDeadLettersQuery } from './list-dead-letters/list-dead-letters.query';
 import { RebuildProjectionsHandler } from './rebuild-projections/rebuild-projections.handler';
