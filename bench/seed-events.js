@@ -7,7 +7,7 @@ const operator = { type: 'operator' };
 
 /** Ids as the service makes them, from the built application (bench/run.js builds first). */
 let ids;
-const idGenerator = () => (ids ??= require('../dist/libs/application/src/ports/id-generator.port'));
+const idGenerator = () => (ids ??= require('../dist/libs/application/src/shared/time-ordered-ids'));
 const eventId = () => idGenerator().newEventId();
 
 function envelope(type, data, workspaceId, recordedAt) {

@@ -48,7 +48,7 @@ describe('Observability: /ready, /metrics and the request log', () => {
 });
 
 describe('The built service as a process', () => {
-  it('logs one JSON line per request with its request id, never a key, and shuts down gracefully on SIGTERM', async () => {
+  it('logs JSON lines only, one per request with its request id, never a key, and shuts down gracefully on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wos-proc-'));
     const service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN: 'adm_proc_test' });
     try {
@@ -80,10 +80,15 @@ describe('The built service as a process', () => {
 
       expect(await service.stop('SIGTERM')).toBe(0);
 
-      const entries = service.output
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l));
+      // One stream: NestJS's lines, the service's and the request log, each a JSON object of its own.
+      const lines = service.output.split('\n').filter((l) => l !== '');
+      expect(lines.filter((l) => !l.startsWith('{'))).toEqual([]);
+      const entries = lines.map((l) => JSON.parse(l));
+      expect(entries.find((l) => l.context === 'Main' && l.msg.startsWith('Listening on'))).toMatchObject({
+        level: 30,
+        service: 'workspace-operations',
+      });
+      expect(entries.find((l) => l.context === 'RoutesResolver')).toBeDefined();
       expect(entries.find((l) => l.req_id === 'trace-log-1')).toMatchObject({
         method: 'GET',
         route: '/v1/projects',

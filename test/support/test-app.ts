@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp, CreateAppOptions } from '../../apps/api/src/bootstrap';
 import { loadConfig } from '../../apps/api/src/config';
+import { prepareDataDir } from '../../apps/api/src/data-dir';
 
 export const ADMIN_TOKEN = 'adm_test_token_for_e2e';
 
@@ -31,7 +32,7 @@ export class TestApp {
     appOptions: CreateAppOptions = {},
   ): Promise<TestApp> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wos-e2e-'));
-    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
+    const { config } = prepareDataDir(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env }));
     // A short shutdown grace: a browser's spare connection (the Swagger UI test) ends at 2 s, not 10.
     const app = await createApp(config, {
       logger: false,

@@ -15,7 +15,8 @@ import { startServiceProcess } from '../support/service-start';
  */
 
 const ADMIN_TOKEN = 'one-projector-admin-token-0123456789ab';
-const ENV = { ADMIN_TOKEN, LOG_LEVEL: 'silent', ...UNLIMITED_RATE };
+// `warn`: no request log, and the warning of a projector that waits for the lock is shown.
+const ENV = { ADMIN_TOKEN, LOG_LEVEL: 'warn', ...UNLIMITED_RATE };
 
 jest.setTimeout(90_000);
 

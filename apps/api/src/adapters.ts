@@ -2,13 +2,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   EventStore,
+  HostResolver,
   IdempotencyStore,
   RateLimitStore,
   ReadModelStore,
   SnapshotStore,
   SubjectKeyStore,
   WebhookQueue,
+  WebhookSecretBox,
+  WebhookTransport,
 } from '@app/application';
+import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http';
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
   DEFAULT_READ_CACHE,
@@ -21,6 +25,7 @@ import {
   SqliteSubjectKeyStore,
   SqliteWebhookQueue,
 } from '@app/infrastructure/sqlite';
+import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
 import { AppConfig, ConfigError } from './config';
 
 /**
@@ -31,12 +36,12 @@ import { AppConfig, ConfigError } from './config';
 export { takeArrivedAnswers } from '@app/infrastructure/sqlite';
 
 /**
- * The one place the configuration chooses an adapter for each storage port (README, Configuration):
- * event store (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue
- * (READ_STORE), subject keys (SUBJECT_KEY_STORE) and rate-limit counters (RATE_LIMIT_STORE). The
- * modules that provide the ports call these; no other file of apps/api imports a storage adapter
- * (adapters.spec.ts). The scaled adapters are loaded only when chosen, so the embedded default
- * never loads the gRPC, MongoDB or Redis drivers.
+ * The one place an adapter is chosen and built for each port (README, Configuration): event store
+ * (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue (READ_STORE),
+ * subject keys (SUBJECT_KEY_STORE), rate-limit counters (RATE_LIMIT_STORE), and the webhook
+ * deliveries' transport, host resolver and secret box. The modules that provide the ports call
+ * these; no other file of apps/api imports an adapter (adapters.spec.ts). The scaled adapters are
+ * loaded only when chosen, so the embedded default never loads the gRPC, MongoDB or Redis drivers.
  */
 export async function openEventStore(config: AppConfig): Promise<EventStore> {
   if (config.eventStore === 'eventstoredb') {
@@ -172,4 +177,25 @@ export async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue>
     return MongoWebhookQueue.connect(config.mongodbUrl!);
   }
   return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
+}
+
+/** Kept in DATA_DIR beside the stores; every process of a deployment needs the same file. */
+export const WEBHOOK_SECRET_KEY_FILE = 'webhook-secrets.key';
+
+/** Webhook signing secrets sealed at rest with the key in DATA_DIR (made by the first process to start). */
+export function openWebhookSecretBox(config: AppConfig): WebhookSecretBox {
+  return AesGcmSecretBox.fromKeyFile(join(config.dataDir, WEBHOOK_SECRET_KEY_FILE));
+}
+
+/** Webhook targets' addresses from the system's DNS, checked before a subscription is saved and at each delivery. */
+export function openHostResolver(): HostResolver {
+  return new DnsHostResolver();
+}
+
+/** Deliveries over HTTP(S) to addresses the resolver gave; private ones only when WEBHOOK_ALLOW_PRIVATE_TARGETS allows. */
+export function openWebhookTransport(options: {
+  allowPrivateTargets: boolean;
+  resolver: HostResolver;
+}): WebhookTransport {
+  return new HttpsWebhookTransport(options);
 }

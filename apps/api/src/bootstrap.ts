@@ -6,6 +6,7 @@ import { takeArrivedAnswers } from './adapters';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { registerHttpPipeline } from './http/pipeline';
+import { serviceLogger } from './observability/logger';
 import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
 
@@ -53,7 +54,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: options.logger === false ? false : ['error', 'warn', 'log'],
+    logger: options.logger === false ? false : serviceLogger(config.logLevel),
     bufferLogs: false,
   });
   registerHttpPipeline(

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DeadLetter } from '@app/application'; // the admin API answers them as the port declares
-import { ADMIN_TOKEN_FILE } from './config';
+import { dataDirOf } from './config';
+import { adminTokenFile } from './data-dir';
 
 /**
  * Operator CLI: the admin API of docs/operator-contract.md from a terminal. It talks to the running
@@ -159,7 +159,7 @@ function limitField(values: Values) {
 function adminToken(values: Values): string {
   if (typeof values.token === 'string') return values.token;
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
-  const file = join(resolve(process.env.DATA_DIR || './data'), ADMIN_TOKEN_FILE);
+  const file = adminTokenFile(dataDirOf(process.env));
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {

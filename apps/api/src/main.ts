@@ -2,15 +2,27 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { prepareDataDir } from './data-dir';
 import { boundHeapGrowth } from './heap';
+import { serviceLogger } from './observability/logger';
 
 boundHeapGrowth();
 
+/** The service's logger, once the configuration has said at which level. */
+let log: Logger | undefined;
+
+/**
+ * Everything the service logs is JSON on stdout from the moment its configuration is read
+ * (docs/operations.md, Logs). Text stays for what a person reads at a failed or first start: a
+ * configuration error (stderr, exit code 2), a failure before the configuration was read, and the
+ * admin token printed once.
+ */
 async function main() {
-  const config = loadConfig();
+  const { config, adminTokenGenerated } = prepareDataDir(loadConfig());
+  Logger.overrideLogger(serviceLogger(config.logLevel));
+  const logger = (log = new Logger('Main'));
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  const logger = new Logger('Main');
   logger.log(
     `Listening on ${config.host}:${config.port} (events: ${config.eventStore}, read models: ${config.readStore}, data: ${config.dataDir}, deployment: ${config.deployment})`,
   );
@@ -24,14 +36,14 @@ async function main() {
     app.close().then(
       () => process.exit(0),
       (error) => {
-        process.stderr.write(`Shutdown failed: ${error?.stack ?? error}\n`);
+        logger.error('Shutdown failed', error);
         process.exit(1);
       },
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  if (config.adminTokenGenerated) {
+  if (adminTokenGenerated) {
     // Shown once, on the start that generated it; it is kept in DATA_DIR/admin-token.
     process.stdout.write(`\nAdmin token (saved in ${config.dataDir}/admin-token): ${config.adminToken}\n\n`);
   }
@@ -42,6 +54,7 @@ main().catch((error) => {
     process.stderr.write(`Configuration error: ${error.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`Failed to start: ${error?.stack ?? error}\n`);
+  if (log) log.error('Failed to start', error);
+  else process.stderr.write(`Failed to start: ${error?.stack ?? error}\n`);
   process.exit(1);
 });

@@ -1,4 +1,7 @@
 export * from './ports';
+export * from './shared/system-clock';
+export * from './shared/time-ordered-ids';
+export * from './shared/rate-limit-policy';
 export * from './shared/command-context';
 export * from './shared/event-sourced-repository';
 export * from './shared/upcasting-event-store';
@@ -80,6 +83,15 @@ export const PROJECT_HANDLERS = [
 ];
 export * from './projections/all-projectors';
 export * from './projections/projection-maintenance';
+export * from './projections/operator-checks';
+export * from './projections/get-projection-status/get-projection-status.query';
+export * from './projections/list-dead-letters/list-dead-letters.query';
+export * from './projections/retry-dead-letter/retry-dead-letter.command';
+export * from './projections/skip-dead-letter/skip-dead-letter.command';
+export * from './projections/rebuild-projections/rebuild-projections.command';
+export * from './projections/verify-read-models/verify-read-models.command';
+export * from './history/export-events/export-events.query';
+export { OPERATIONS_HANDLERS } from './projections/operations-handlers';
 export * from './jobs/job.projector';
 export * from './jobs/job-access';
 export * from './jobs/create-job/create-job.command';

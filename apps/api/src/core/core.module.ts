@@ -1,12 +1,4 @@
-import {
-  DynamicModule,
-  Global,
-  Inject,
-  Logger,
-  Module,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import {
   ALL_PROJECTORS,
   ApiKeyAuthenticator,
@@ -29,7 +21,6 @@ import {
   SNAPSHOT_STORE,
   SnapshotStore,
   SUBJECT_KEY_STORE,
-  SubjectKeyStore,
   timeOrderedIds,
   systemClock,
   UpcastingEventStore,
@@ -39,105 +30,9 @@ import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
-import {
-  acquireProjectorLock,
-  openEventStore,
-  openReadModelStore,
-  openSnapshotStore,
-  openSubjectKeyStore,
-} from '../adapters';
+import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../adapters';
 import { APP_CONFIG } from '../tokens';
-import { waitAtMost } from '../wait-at-most';
-
-/** Starts the projections before the first request and closes the stores after the last. */
-class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Lifecycle');
-  private reconciling: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> = Promise.resolve();
-  /** Held while this process is the projector of the embedded read models (adapters.ts). */
-  private projectorLock: { release(): void } | null = null;
-
-  constructor(
-    private readonly engine: ProjectionEngine,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
-    @Inject(SUBJECT_KEY_STORE) private readonly keys: SubjectKeyStore,
-    @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly reconciler: SlotReconciler,
-    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
-    private readonly maintenance: ProjectionMaintenance,
-    vault: PersonalDataVault,
-    private readonly repository: EventSourcedRepository,
-  ) {
-    // An erasure made by another process reaches this one through the event it recorded.
-    engine.onApplied((events) => {
-      for (const event of events) {
-        if (event.type === 'workspace.member_erased') vault.forget((event.data as { member_id: string }).member_id);
-      }
-    });
-  }
-
-  async onApplicationBootstrap() {
-    if (this.config.projections === 'external') {
-      // The projector worker owns the read models; this process only reads them.
-      await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
-      return;
-    }
-    // One projector per DATA_DIR: before anything here writes the read models.
-    this.projectorLock = await acquireProjectorLock(this.config, this.logger);
-    // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
-    for (const leftover of await this.maintenance.cleanUpInterrupted()) {
-      this.logger.warn(
-        `Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`,
-      );
-    }
-    await this.engine.start();
-    // Serve nothing stale after a restart: the read models first catch up with the store.
-    const head = await this.events.headPosition();
-    if (!(await this.engine.waitFor(head, {}, 120_000))) this.logger.warn('Projections still catching up at start');
-    // The process that keeps the read models also repairs writes that stopped part way (a no-op
-    // on the embedded store, whose multi-stream writes are atomic).
-    this.reconciling = setInterval(() => {
-      this.sweeping = this.reconciler
-        .sweep()
-        .then((done) => {
-          if (done.abandoned + done.released + done.jobsDeleted > 0)
-            this.logger.warn(`Slot reconciler repaired ${JSON.stringify(done)}`);
-        })
-        .catch((error) => this.logger.error('Slot reconciler sweep failed; next sweep in 10 s', error));
-    }, 10_000);
-    this.reconciling.unref();
-  }
-
-  /**
-   * The server's close waits for the requests of open connections only: a command whose client
-   * went away is still being decided or written. It ends on an open store, or (a store that does
-   * not answer) the shutdown goes on after the grace and says so.
-   */
-  private async commandsSettled(): Promise<void> {
-    if (!(await waitAtMost(this.repository.settled(), COMMANDS_GRACE_MS)))
-      this.logger.warn(
-        `Commands still under way ${COMMANDS_GRACE_MS / 1000} s into the shutdown: closing the event store under them`,
-      );
-  }
-
-  async onApplicationShutdown() {
-    if (this.reconciling) clearInterval(this.reconciling);
-    await this.sweeping;
-    if (this.readYourWrites instanceof CheckpointPoller) this.readYourWrites.stop();
-    await this.commandsSettled();
-    await this.engine.stop();
-    await this.events.close();
-    await this.read.close();
-    await this.keys.close();
-    await this.snapshots.close();
-    this.projectorLock?.release();
-  }
-}
-
-/** At shutdown, how long the commands under way get to end before the event store closes. */
-const COMMANDS_GRACE_MS = 10_000;
+import { Lifecycle } from './lifecycle';
 
 const SHARED = [
   APP_CONFIG,

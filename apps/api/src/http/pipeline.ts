@@ -5,6 +5,7 @@ import type { AppConfig } from '../config';
 import { Idempotency } from '../limits/idempotency';
 import { RateLimiter } from '../limits/rate-limiter';
 import { ServiceMetrics } from '../observability/metrics';
+import { logContext } from '../observability/logger';
 import { requestLogHook } from '../observability/request-log';
 import { RequestAuthentication } from './authentication';
 import { APP_CONFIG } from '../tokens';
@@ -23,6 +24,8 @@ import { DtoValidationPipe } from './validation';
  * route's guard and handler, preSerialization, onSend, onResponse), so a request meets them as
  * listed:
  *
+ * first onRequest, and again first preHandler (a body is read outside the hooks): the log context,
+ *   the request id on every line logged on the request's behalf (observability/logger.ts).
  * onRequest
  *   0. arrived answers: the embedded stores' writer threads' answers that came in meanwhile are
  *      handed to the writes waiting for them now, not after every request of this poll.
@@ -73,6 +76,7 @@ export function registerHttpPipeline(
   const deadline = answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT);
 
   fastify.addHook('preClose', boundShutdown(fastify.server, bounds.shutdownGraceMs));
+  fastify.addHook('onRequest', logContext.onRequest);
   fastify.addHook('onRequest', (request, reply, done) => {
     takeArrivedAnswers();
     done();
@@ -81,6 +85,7 @@ export function registerHttpPipeline(
   fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);
 
+  fastify.addHook('preHandler', logContext.preHandler);
   fastify.addHook('preHandler', deadline.preHandler);
   fastify.addHook('preHandler', idempotency.preHandler);
 

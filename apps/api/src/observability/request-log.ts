@@ -1,11 +1,7 @@
 import type { onResponseHookHandler } from 'fastify';
 import pino from 'pino';
+import { LineSink, SERVICE_NAME, stdoutLines } from './logger';
 import { ServiceMetrics } from './metrics';
-
-/** Where the request log's lines go: a writer of whole lines (stdout by default). */
-export interface LineSink {
-  write(text: string): unknown;
-}
 
 /**
  * Request metrics and one structured JSON log line per request: request id, method, route
@@ -102,6 +98,8 @@ export function logsRequests(logLevel: string): boolean {
   return value !== undefined && value <= pino.levels.values.info;
 }
 
+const SERVICE_JSON = JSON.stringify(SERVICE_NAME);
+
 /** The request's line, as pino writes `log.info({ req_id, method, route, status, duration_ms }, 'request')`. */
 export function requestLine(
   id: string,
@@ -112,18 +110,8 @@ export function requestLine(
   now: number,
 ): string {
   return (
-    `{"level":30,"time":${now},"service":"workspace-operations","req_id":${JSON.stringify(id)}` +
+    `{"level":30,"time":${now},"service":${SERVICE_JSON},"req_id":${JSON.stringify(id)}` +
     `,"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status}` +
     `,"duration_ms":${Math.round(elapsedMs * 100) / 100},"msg":"request"}\n`
   );
 }
-
-/**
- * Standard output through pino's synchronous destination (sonic-boom), which retries a pipe that
- * is momentarily full and handles partial writes; one for the process.
- */
-function stdoutLines(): LineSink {
-  stdout ??= pino.destination({ dest: process.stdout.fd ?? 1, sync: true });
-  return stdout;
-}
-let stdout: LineSink | undefined;

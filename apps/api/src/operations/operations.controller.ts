@@ -1,5 +1,6 @@
-import { setImmediate } from 'node:timers/promises';
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiExtraModels,
@@ -10,26 +11,19 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { Readable } from 'node:stream';
 import {
-  EVENT_STORE,
-  EventStore,
-  DeadLetterKey,
-  PersonalDataVault,
-  ProjectionEngine,
-  ProjectionMaintenance,
-  ProjectorOnlyError,
-  RebuildProgress,
-  RecordedEvent,
-  redactSecrets,
-  START,
-  UnknownDeadLetterError,
-  UnknownProjectionError,
+  ExportEventsQuery,
+  GetProjectionStatusQuery,
+  ListDeadLettersQuery,
+  POSITION_POSITIVE,
+  projectorOnlyMessage,
+  RebuildProjectionsCommand,
+  RetryDeadLetterCommand,
+  SkipDeadLetterCommand,
+  VerifyReadModelsCommand,
 } from '@app/application';
-import { mustBeString, notFound, validationError } from '@app/domain';
+import { mustBeString, validationError } from '@app/domain';
 import { OperatorOnly } from '../http/auth.guard';
-import { HttpProblem } from '../http/errors';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
@@ -46,11 +40,13 @@ import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 const UNKNOWN_PROJECTION_EXAMPLE =
   'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)';
 const PROJECTION_STRING = mustBeString('projection');
-const POSITION_POSITIVE = 'position must be a positive integer';
+const ONE_SOURCE = 'Give exactly one of workspace_id or stream';
 
 /**
  * Operator tools (CLI: `projections ...`, `events ...`): projection status and blue/green
  * rebuilds, verification of the read models against a replay, and NDJSON exports for auditors.
+ * Each route checks the shape of what the request carries and hands the rest to its command or
+ * query (libs/application/src/projections, history/export-events).
  */
 @ApiTags('Operator tools')
 @ApiOperatorAuth()
@@ -58,10 +54,8 @@ const POSITION_POSITIVE = 'position must be a positive integer';
 @OperatorOnly()
 export class OperationsController {
   constructor(
-    private readonly maintenance: ProjectionMaintenance,
-    private readonly engine: ProjectionEngine,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly vault: PersonalDataVault,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get('projections/dead-letters')
@@ -75,9 +69,9 @@ export class OperationsController {
     400: PROJECTION_STRING,
     404: UNKNOWN_PROJECTION_EXAMPLE,
   })
-  async deadLetters(@Query('projection') projection?: unknown) {
-    if (projection !== undefined) this.knownProjection(projection);
-    return { dead_letters: await this.engine.listDeadLetters(projection as string | undefined) };
+  deadLetters(@Query('projection') projection?: unknown) {
+    if (projection !== undefined && typeof projection !== 'string') throw validationError(PROJECTION_STRING);
+    return this.queries.execute(new ListDeadLettersQuery(projection));
   }
 
   /** Reads the event again, runs the projector on it: applied (and gone) or failed (one more attempt). */
@@ -94,12 +88,10 @@ export class OperationsController {
   @ApiErrors({
     400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
-    409: projectorOnly('A dead-letter retry'),
+    409: projectorOnlyMessage('A dead-letter retry'),
   })
-  async retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
-    this.onProjector('A dead-letter retry');
-    const result = await this.deadLetter(projection, position, (key) => this.engine.retryDeadLetter(key));
-    return { outcome: result.outcome, dead_letter: result.deadLetter };
+  retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    return this.commands.execute(new RetryDeadLetterCommand(projection, position));
   }
 
   @Post('projections/dead-letters/:projection/:position/skip')
@@ -115,45 +107,10 @@ export class OperationsController {
   @ApiErrors({
     400: POSITION_POSITIVE,
     404: 'No dead letter at position 4711 of projection jobs',
-    409: projectorOnly('A dead-letter skip'),
+    409: projectorOnlyMessage('A dead-letter skip'),
   })
-  async skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
-    this.onProjector('A dead-letter skip');
-    const letter = await this.deadLetter(projection, position, (key) => this.engine.skipDeadLetter(key));
-    return { message: 'Dead letter skipped', dead_letter: letter };
-  }
-
-  /**
-   * Rebuild, verify, retry and skip write the read models (or compare them at the live
-   * checkpoint): only the projector runs them. A replica refuses with a 409 naming where to go,
-   * instead of replaying "up to checkpoint 0" and swapping empty read models over the live ones.
-   */
-  private onProjector(operation: string): void {
-    if (this.maintenance.role !== 'projector') throw new HttpProblem(409, projectorOnly(operation));
-  }
-
-  private knownProjection(projection: unknown): string {
-    if (typeof projection !== 'string') throw validationError(PROJECTION_STRING);
-    if (!this.engine.projector(projection)) {
-      throw notFound(new UnknownProjectionError(projection, this.engine.projectorNames()).message);
-    }
-    return projection;
-  }
-
-  private async deadLetter<T>(
-    projection: string,
-    position: string,
-    act: (key: DeadLetterKey) => Promise<T>,
-  ): Promise<T> {
-    if (!/^[1-9][0-9]{0,15}$/.test(position)) throw validationError(POSITION_POSITIVE);
-    const key = { projection: this.knownProjection(projection), position: Number(position) };
-    try {
-      return await act(key);
-    } catch (error) {
-      if (error instanceof UnknownDeadLetterError) throw notFound(error.message);
-      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
-      throw error;
-    }
+  skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
+    return this.commands.execute(new SkipDeadLetterCommand(projection, position));
   }
 
   @Get('projections')
@@ -163,8 +120,8 @@ export class OperationsController {
       'The checkpoints as the projector stored them with the read models, so every process (projector or replica) reports the same; the lag in events. `role` says whether this process is the projector or a replica.',
   })
   @ApiOkResponse({ type: ProjectionStatusListSchema })
-  async projections() {
-    return { role: this.maintenance.role, projections: await this.maintenance.status() };
+  projections() {
+    return this.queries.execute(new GetProjectionStatusQuery());
   }
 
   /** Starts rebuilding one projection (or all, one after the other) and answers at once. */
@@ -179,27 +136,10 @@ export class OperationsController {
   @ApiErrors({
     400: mustBeString('name'),
     404: UNKNOWN_PROJECTION_EXAMPLE,
-    409: projectorOnly('A rebuild'),
+    409: projectorOnlyMessage('A rebuild'),
   })
-  async rebuild(@Body() body: RebuildDto) {
-    this.onProjector('A rebuild');
-    const names = body.name ? [body.name] : (await this.maintenance.status()).map((s) => s.name);
-    const started: RebuildProgress[] = [];
-    try {
-      const first = this.maintenance.startRebuild(names[0]);
-      this.maintenance.queue(names.slice(1));
-      started.push(first.progress);
-      // The others follow in turn, so a full rebuild never doubles the load.
-      void names.slice(1).reduce(
-        (previous, name) => previous.then(() => this.maintenance.startRebuild(name).done).catch(() => undefined),
-        first.done.catch(() => undefined),
-      );
-    } catch (error) {
-      if (error instanceof UnknownProjectionError) throw notFound(error.message);
-      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
-      throw error;
-    }
-    return { message: `Rebuilding ${names.join(', ')}`, projections: names, started };
+  rebuild(@Body() body: RebuildDto) {
+    return this.commands.execute(new RebuildProjectionsCommand(body.name));
   }
 
   @Post('events/verify')
@@ -209,15 +149,9 @@ export class OperationsController {
     description: 'Reports every read-model document that is missing, unexpected or different.',
   })
   @ApiOkResponse({ type: VerifyReportSchema })
-  @ApiErrors({ 409: projectorOnly('A verification') })
-  async verify() {
-    this.onProjector('A verification');
-    try {
-      return await this.maintenance.verify();
-    } catch (error) {
-      if (error instanceof ProjectorOnlyError) throw new HttpProblem(409, projectorOnly(error.operation));
-      throw error;
-    }
+  @ApiErrors({ 409: projectorOnlyMessage('A verification') })
+  verify() {
+    return this.commands.execute(new VerifyReadModelsCommand());
   }
 
   /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
@@ -239,64 +173,11 @@ export class OperationsController {
     content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEventSchema) } } },
   })
   @ApiExtraModels(ExportedEventSchema)
-  @ApiErrors({ 400: 'Give exactly one of workspace_id or stream' })
-  async export(
-    @Res() reply: FastifyReply,
-    @Query('workspace_id') workspaceId?: unknown,
-    @Query('stream') stream?: unknown,
-  ) {
-    if ((typeof workspaceId === 'string') === (typeof stream === 'string')) {
-      throw validationError('Give exactly one of workspace_id or stream');
-    }
-    const { events, vault } = this;
-    async function* lines(): AsyncGenerator<string> {
-      const source =
-        typeof stream === 'string' ? streamEvents(events, stream) : workspaceEvents(events, workspaceId as string);
-      for await (const event of source) yield `${JSON.stringify(await exportRecord(vault, event))}\n`;
-    }
-    void reply.type('application/x-ndjson').send(Readable.from(lines()));
+  @ApiErrors({ 400: ONE_SOURCE })
+  async export(@Query('workspace_id') workspaceId?: unknown, @Query('stream') stream?: unknown) {
+    if ((typeof workspaceId === 'string') === (typeof stream === 'string')) throw validationError(ONE_SOURCE);
+    const source = typeof stream === 'string' ? { stream } : { workspaceId: workspaceId as string };
+    const lines = await this.queries.execute(new ExportEventsQuery(source));
+    return new StreamableFile(Readable.from(lines), { type: 'application/x-ndjson' });
   }
-}
-
-/** The 409 of an operation only the projector runs, asked of a replica: where to send it instead. */
-function projectorOnly(operation: string): string {
-  return `${operation} runs only on the projector, the one process started with PROJECTIONS=inline; this process is an API replica (PROJECTIONS=external) and only reads the read models. Send it to the projector's admin API (CLI: --url http://<projector>:<port>)`;
-}
-
-async function* streamEvents(events: EventStore, streamId: string): AsyncGenerator<RecordedEvent> {
-  let fromRevision = 0;
-  for (;;) {
-    const page = await events.readStream(streamId, { fromRevision, maxCount: 1000 });
-    yield* page;
-    if (page.length < 1000) return;
-    fromRevision = page[page.length - 1].revision + 1;
-  }
-}
-
-async function* workspaceEvents(events: EventStore, workspaceId: string): AsyncGenerator<RecordedEvent> {
-  let after = START;
-  for (;;) {
-    const page = await events.readAll({ after, maxCount: 1000 });
-    if (page.length === 0) return;
-    for (const event of page) if (event.metadata.workspaceId === workspaceId) yield event;
-    after = page[page.length - 1].position;
-    // A small workspace in a large store yields nothing for page after page, and the response's
-    // backpressure (which turns the event loop) never comes: without this turn the export of its
-    // events held every other request until the whole store had been read.
-    await setImmediate();
-  }
-}
-
-/** Credentials removed; sealed personal data opened, or shown as erased. */
-async function exportRecord(vault: PersonalDataVault, event: RecordedEvent) {
-  return {
-    id: event.id,
-    stream: event.streamId,
-    revision: event.revision,
-    position: event.position,
-    type: event.type,
-    schema_version: event.schemaVersion,
-    data: await vault.reveal(redactSecrets(event.data)),
-    metadata: event.metadata,
-  };
 }

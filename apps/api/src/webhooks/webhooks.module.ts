@@ -6,7 +6,6 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { join } from 'node:path';
 import {
   CLOCK,
   Clock,
@@ -31,16 +30,11 @@ import {
   PROCESS_HOST,
   ProcessHost,
 } from '@app/application';
-import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http';
-import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
-import { openWebhookQueue } from '../adapters';
+import { openHostResolver, openWebhookQueue, openWebhookSecretBox, openWebhookTransport } from '../adapters';
 import type { AppConfig } from '../config';
 import { deliveryOutcome, ServiceMetrics } from '../observability/metrics';
 import { APP_CONFIG } from '../tokens';
 import { WebhooksController } from './webhooks.controller';
-
-/** Kept in DATA_DIR beside the stores; every process of a deployment needs the same file. */
-export const WEBHOOK_SECRET_KEY_FILE = 'webhook-secrets.key';
 
 export function webhookSettingsOf(config: AppConfig): WebhookSettings {
   return {
@@ -48,6 +42,18 @@ export function webhookSettingsOf(config: AppConfig): WebhookSettings {
     pauseAfterFailures: config.webhookPauseAfterFailures,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     ...WEBHOOK_DEFAULTS,
+  };
+}
+
+/** Every attempt's outcome counted for /metrics (webhook_deliveries_total{outcome}). */
+function countedDeliveries(transport: WebhookTransport, metrics: ServiceMetrics): WebhookTransport {
+  return {
+    send: async (request, signal) => {
+      const response = await transport.send(request, signal);
+      metrics.webhookDeliveries.inc({ outcome: deliveryOutcome(response) });
+      return response;
+    },
+    close: () => transport.close(),
   };
 }
 
@@ -82,26 +88,15 @@ class WebhooksLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     ...WEBHOOK_HANDLERS,
     { provide: WEBHOOK_SETTINGS, useFactory: webhookSettingsOf, inject: [APP_CONFIG] },
     { provide: WEBHOOK_QUEUE, useFactory: openWebhookQueue, inject: [APP_CONFIG] },
-    {
-      provide: WEBHOOK_SECRET_BOX,
-      useFactory: (config: AppConfig) => AesGcmSecretBox.fromKeyFile(join(config.dataDir, WEBHOOK_SECRET_KEY_FILE)),
-      inject: [APP_CONFIG],
-    },
-    { provide: HOST_RESOLVER, useClass: DnsHostResolver },
+    { provide: WEBHOOK_SECRET_BOX, useFactory: openWebhookSecretBox, inject: [APP_CONFIG] },
+    { provide: HOST_RESOLVER, useFactory: openHostResolver },
     {
       provide: WEBHOOK_TRANSPORT,
-      useFactory: (settings: WebhookSettings, resolver: HostResolver, metrics: ServiceMetrics): WebhookTransport => {
-        const transport = new HttpsWebhookTransport({ allowPrivateTargets: settings.allowPrivateTargets, resolver });
-        // Every attempt's outcome is counted for /metrics (webhook_deliveries_total{outcome}).
-        return {
-          send: async (request, signal) => {
-            const response = await transport.send(request, signal);
-            metrics.webhookDeliveries.inc({ outcome: deliveryOutcome(response) });
-            return response;
-          },
-          close: () => transport.close(),
-        };
-      },
+      useFactory: (settings: WebhookSettings, resolver: HostResolver, metrics: ServiceMetrics): WebhookTransport =>
+        countedDeliveries(
+          openWebhookTransport({ allowPrivateTargets: settings.allowPrivateTargets, resolver }),
+          metrics,
+        ),
       inject: [WEBHOOK_SETTINGS, HOST_RESOLVER, ServiceMetrics],
     },
     {

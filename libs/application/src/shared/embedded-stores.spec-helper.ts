@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Actor } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import { Clock } from '../ports/clock.port';
-import { timeOrderedIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from './time-ordered-ids';
 import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { ALL_PROJECTORS } from '../projections/all-projectors';
 import { ProjectionEngine } from '../projections/projection-engine';

@@ -1,7 +1,7 @@
 import { DomainEvent, eventSchemas } from '@app/domain';
 import { Clock } from '../ports/clock.port';
 import { NewEvent } from '../ports/event-store.port';
-import { newEventId } from '../ports/id-generator.port';
+import { newEventId } from './time-ordered-ids';
 import { CommandContext } from './command-context';
 
 /**

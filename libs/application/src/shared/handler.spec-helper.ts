@@ -11,7 +11,8 @@ import {
 } from '@app/domain';
 import { Clock } from '../ports/clock.port';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
-import { IdGenerator, timeOrderedIds } from '../ports/id-generator.port';
+import { IdGenerator } from '../ports/id-generator.port';
+import { timeOrderedIds } from './time-ordered-ids';
 import { ReadModelStore } from '../ports/read-model.port';
 import { AnyDomainEvent, SpecHistory } from '../projections/projector.spec-helper';
 import { CommandContext } from './command-context';

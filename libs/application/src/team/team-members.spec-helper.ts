@@ -1,5 +1,5 @@
 import { MemberRole } from '@app/domain';
-import { timeOrderedIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from '../shared/time-ordered-ids';
 import { CommandContext } from '../shared/command-context';
 import { EmbeddedStores } from '../shared/embedded-stores.spec-helper';
 import { AddMemberCommand } from '../workspaces/add-member/add-member.command';

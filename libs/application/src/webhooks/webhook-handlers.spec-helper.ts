@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteWebhookQueue } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
-import { timeOrderedIds } from '../ports/id-generator.port';
+import { timeOrderedIds } from '../shared/time-ordered-ids';
 import { CommandContext } from '../shared/command-context';
 import { EmbeddedStores, useEmbeddedStores } from '../shared/embedded-stores.spec-helper';
 import { CreateWebhookCommand } from './create-webhook/create-webhook.command';

@@ -10,12 +10,11 @@ import {
   Settlement,
   StoredAttempt,
   TelemetryChange,
-  TelemetryDelta,
-  telemetryDeltas,
   WebhookQueue,
   WebhookRoute,
   WebhookTelemetry,
 } from '@app/application/ports';
+import { TelemetryDelta, telemetryDeltas } from '../webhooks/telemetry-deltas';
 import { inTransaction, supportsTransactions } from './transactions';
 
 interface FanoutDoc {

@@ -12,11 +12,11 @@ import {
   Settlement,
   StoredAttempt,
   TelemetryChange,
-  telemetryDeltas,
   WebhookQueue,
   WebhookRoute,
   WebhookTelemetry,
 } from '@app/application/ports';
+import { telemetryDeltas } from '../webhooks/telemetry-deltas';
 
 interface DeliveryRow {
   id: string;

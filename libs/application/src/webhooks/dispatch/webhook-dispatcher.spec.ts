@@ -11,7 +11,7 @@ import {
   webhookStream,
 } from '@app/domain';
 import { SqliteEventStore, SqliteWebhookQueue } from '@app/infrastructure/sqlite';
-import { systemClock } from '../../ports/clock.port';
+import { systemClock } from '../../shared/system-clock';
 import { WebhookRequest, WebhookResponse, WebhookTransport } from '../../ports/webhook-transport.port';
 import { WebhookSecretBox } from '../../ports/webhook-secrets.port';
 import { CommandContext } from '../../shared/command-context';

@@ -1,4 +1,4 @@
-import { newEventId, randomBase62, timeBase62, timeOrderedIdGenerator, timeOrderedIds } from './id-generator.port';
+import { newEventId, randomBase62, timeBase62, timeOrderedIdGenerator, timeOrderedIds } from './time-ordered-ids';
 
 describe('timeOrderedIds', () => {
   it('makes prefixed ids of 20 base62 characters, all different, across many refills of the random pool', () => {
