@@ -38,7 +38,7 @@ import { DtoValidationPipe } from './validation';
  *      then never runs).
  *   (then NestJS: the auth guard, the validation pipe, the controller and its handler)
  * preSerialization
- *   6. conditional responses: a tagged result gets its ETag, a stored JSON text passes unparsed.
+ *   6. conditional responses: a tagged result gets its ETag.
  * onSend
  *   7. answerInTime: the answer is under way; the request's deadline is dropped.
  *   8. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
