@@ -24,13 +24,6 @@ import {
 import { AppConfig, ConfigError } from './config';
 
 /**
- * Hands the embedded stores' writer-thread answers that have arrived to the writes waiting for
- * them (the HTTP layer calls it as each request arrives). Nothing to do for the scaled adapters,
- * which start no threads.
- */
-export { takeArrivedAnswers } from '@app/infrastructure/sqlite';
-
-/**
  * The one place the configuration chooses an adapter for each storage port (README, Configuration):
  * event store (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue
  * (READ_STORE), subject keys (SUBJECT_KEY_STORE) and rate-limit counters (RATE_LIMIT_STORE). The

@@ -24,8 +24,6 @@ import { DtoValidationPipe } from './validation';
  * listed:
  *
  * onRequest
- *   0. arrived answers: the embedded stores' writer threads' answers that came in meanwhile are
- *      handed to the writes waiting for them now, not after every request of this poll.
  *   1. refuseLongUrls: an over-long URL is a 414 before anything reads it.
  *   2. authentication: the bearer credential resolved once (the operator's token, or an API key's
  *      check); everything after reads it, nothing else reads the Authorization header.
@@ -61,8 +59,6 @@ export function registerHttpPipeline(
   app: NestFastifyApplication,
   bounds: RequestBounds,
   routing: { apiPrefix: string; directRoutes: boolean },
-  /** Hands over the answers of store threads that have arrived (a no-op when no store has any). */
-  takeArrivedAnswers: () => void,
 ): void {
   const fastify = app.get(HttpAdapterHost).httpAdapter.getInstance<FastifyInstance>();
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -73,10 +69,6 @@ export function registerHttpPipeline(
   const deadline = answerInTime(bounds.handlerTimeoutMs, REQUEST_TIMED_OUT);
 
   fastify.addHook('preClose', boundShutdown(fastify.server, bounds.shutdownGraceMs));
-  fastify.addHook('onRequest', (request, reply, done) => {
-    takeArrivedAnswers();
-    done();
-  });
   fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
   fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);
