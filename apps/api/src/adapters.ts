@@ -29,12 +29,6 @@ import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
 import { AppConfig, ConfigError } from './config';
 
 /**
- * Hands the embedded stores' writer-thread answers that have arrived to the writes waiting for
- * them (the HTTP layer calls it as each request arrives). Nothing to do for the scaled adapters,
- * which start no threads.
- */
-export { takeArrivedAnswers } from '@app/infrastructure/sqlite';
-
 /**
  * The one place an adapter is chosen and built for each port (README, Configuration): event store
  * (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue (READ_STORE),

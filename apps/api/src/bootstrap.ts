@@ -2,7 +2,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { takeArrivedAnswers } from './adapters';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { registerHttpPipeline } from './http/pipeline';
@@ -57,12 +56,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger: options.logger === false ? false : serviceLogger(config.logLevel),
     bufferLogs: false,
   });
-  registerHttpPipeline(
-    app,
-    bounds,
-    { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true },
-    takeArrivedAnswers,
-  );
+  registerHttpPipeline(app, bounds, { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
   publishOpenApi(app);

@@ -59,7 +59,7 @@ import { CreateProjectHandler } from './projects/create-project/create-project.h
 import { UpdateProjectHandler } from './projects/update-project/update-project.handler';
 import { ArchiveProjectHandler } from './projects/archive-project/archive-project.handler';
 import { DeleteProjectHandler } from './projects/delete-project/delete-project.handler';
-import { ListProjectsJsonHandler } from './projects/list-projects/list-projects.handler';
+import { ListProjectsHandler } from './projects/list-projects/list-projects.handler';
 import { GetProjectHandler } from './projects/get-project/get-project.handler';
 import { GetProjectAsOfHandler } from './projects/get-project-as-of/get-project-as-of.handler';
 
@@ -77,7 +77,7 @@ export const PROJECT_HANDLERS = [
   UpdateProjectHandler,
   ArchiveProjectHandler,
   DeleteProjectHandler,
-  ListProjectsJsonHandler,
+  ListProjectsHandler,
   GetProjectHandler,
   GetProjectAsOfHandler,
 ];

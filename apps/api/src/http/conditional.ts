@@ -30,17 +30,6 @@ export class Tagged<T> {
 
 export const tagged = <T>(body: T, revision: number) => new Tagged(body, revision);
 
-/**
- * A body that is already JSON text (a stored read-model document): sent as it is, with the JSON
- * content type, instead of being parsed by the read and serialised again by Fastify.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** Fastify's serializer for a reply whose payload is already JSON text. */
-const asIs = (payload: unknown) => payload as string;
-
 export const etagOf = (revision: number) => `"${revision}"`;
 
 const READS = new Set(['GET', 'HEAD']);
@@ -52,14 +41,12 @@ interface HookReply {
   code(status: number): unknown;
   header(name: string, value: string): unknown;
   removeHeader(name: string): unknown;
-  serializer(fn: (payload: unknown) => string): unknown;
 }
 
 /**
  * Fastify hooks that turn a `Tagged` result into its body plus an `ETag` header (preSerialization),
- * and a GET whose If-None-Match names that tag into a bodiless 304 (onSend). A `JsonText` body
- * is sent as it is (Fastify has already set the JSON content type, as for any object it is given).
- * Every other response passes through untouched at the cost of an `instanceof`.
+ * and a GET whose If-None-Match names that tag into a bodiless 304 (onSend). Every other response
+ * passes through untouched at the cost of an `instanceof`.
  */
 export function conditionalResponses() {
   return {
@@ -75,10 +62,6 @@ export function conditionalResponses() {
       if (READS.has(request.method) && noneMatch(request.headers['if-none-match'], etag)) {
         reply.code(304);
         (request as { [NOT_MODIFIED]?: boolean })[NOT_MODIFIED] = true;
-      }
-      if (payload.body instanceof JsonText) {
-        reply.serializer(asIs);
-        return done(null, payload.body.text);
       }
       done(null, payload.body);
     },

@@ -27,8 +27,6 @@ import { DtoValidationPipe } from './validation';
  * first onRequest, and again first preHandler (a body is read outside the hooks): the log context,
  *   the request id on every line logged on the request's behalf (observability/logger.ts).
  * onRequest
- *   0. arrived answers: the embedded stores' writer threads' answers that came in meanwhile are
- *      handed to the writes waiting for them now, not after every request of this poll.
  *   1. refuseLongUrls: an over-long URL is a 414 before anything reads it.
  *   2. authentication: the bearer credential resolved once (the operator's token, or an API key's
  *      check); everything after reads it, nothing else reads the Authorization header.
@@ -41,7 +39,7 @@ import { DtoValidationPipe } from './validation';
  *      then never runs).
  *   (then NestJS: the auth guard, the validation pipe, the controller and its handler)
  * preSerialization
- *   6. conditional responses: a tagged result gets its ETag, a stored JSON text passes unparsed.
+ *   6. conditional responses: a tagged result gets its ETag.
  * onSend
  *   7. answerInTime: the answer is under way; the request's deadline is dropped.
  *   8. conditional responses: an If-None-Match that names the tag turns the answer into a 304.
@@ -64,8 +62,6 @@ export function registerHttpPipeline(
   app: NestFastifyApplication,
   bounds: RequestBounds,
   routing: { apiPrefix: string; directRoutes: boolean },
-  /** Hands over the answers of store threads that have arrived (a no-op when no store has any). */
-  takeArrivedAnswers: () => void,
 ): void {
   const fastify = app.get(HttpAdapterHost).httpAdapter.getInstance<FastifyInstance>();
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -77,10 +73,6 @@ export function registerHttpPipeline(
 
   fastify.addHook('preClose', boundShutdown(fastify.server, bounds.shutdownGraceMs));
   fastify.addHook('onRequest', logContext.onRequest);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    takeArrivedAnswers();
-    done();
-  });
   fastify.addHook('onRequest', refuseLongUrls(bounds.maxUrlLength));
   fastify.addHook('onRequest', app.get(RequestAuthentication).onRequest);
   fastify.addHook('onRequest', rateLimiter.onRequest);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiCreatedResponse,
@@ -15,7 +15,7 @@ import {
   DeleteProjectCommand,
   GetProjectAsOfQuery,
   GetProjectQuery,
-  ListProjectsJsonQuery,
+  ListProjectsQuery,
   Principal,
   UpdateProjectCommand,
 } from '@app/application';
@@ -32,7 +32,7 @@ import {
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
 import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
-import { IfMatch, JsonText, tagged } from '../http/conditional';
+import { IfMatch, tagged } from '../http/conditional';
 import { Caller, Ctx } from '../http/request-context.decorator';
 import { definedOnly } from '../http/defined-only';
 import { singleQueryValue } from '../http/query-params';
@@ -129,29 +129,22 @@ export class ProjectsController {
   @ApiCursorQuery()
   @ApiOkResponse({ type: ProjectListSchema })
   @ApiErrors({ 400: [STATUS_MESSAGE, M.archivedFilter, 'cursor is invalid'] })
-  @Header('content-type', 'application/json; charset=utf-8')
-  async list(
+  list(
     @Caller() caller: Principal,
     @Query('status') status?: string,
     @Query('archived') archived?: string,
     @Query('cursor') cursor?: string,
   ) {
-    // The page is spliced from the stored JSON of its documents: nothing parsed, nothing
-    // re-serialised; sent as its UTF-8 bytes, encoded once for as long as its documents stay the same.
-    const page = await this.queries.execute(
-      new ListProjectsJsonQuery(caller.workspaceId, {
+    return this.queries.execute(
+      new ListProjectsQuery(caller.workspaceId, {
         statuses: parseStatuses(status),
         archived: parseArchived(archived),
         cursor: singleQueryValue('cursor', cursor),
       }),
     );
-    return page.bytes;
   }
 
-  /**
-   * Read straight from the read model rather than through a query whose result would carry
-   * no revision: the ETag must come from the same read as the body.
-   */
+  /** The ETag is the revision read with the project, so it always describes the body it comes with. */
   @Get(':projectId')
   @ApiOperation({
     summary: 'Get a project',
@@ -166,9 +159,8 @@ export class ProjectsController {
     // `?as_of=<ms>`: the project as it was then, rebuilt from its events (no ETag: not current).
     const at = parseAsOf(asOf);
     if (at !== undefined) return this.queries.execute(new GetProjectAsOfQuery(caller.workspaceId, projectId, at));
-    // The stored document is the body, as its JSON text: nothing parsed, nothing re-serialised.
-    const project = await this.queries.execute(new GetProjectQuery(caller.workspaceId, projectId));
-    return tagged(new JsonText(project.json), project.version);
+    const { project, revision } = await this.queries.execute(new GetProjectQuery(caller.workspaceId, projectId));
+    return tagged(project, revision);
   }
 
   @Patch(':projectId')

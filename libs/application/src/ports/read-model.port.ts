@@ -47,6 +47,11 @@ export function assertWithinWorkspace(spec: CollectionSpec, query: { workspaceId
   }
 }
 
+/**
+ * A document as read: read-only for the caller, the envelope and the document alike. An adapter
+ * that caches may hand the same objects to every reader while the document is unchanged (and
+ * freeze them); a caller that needs another shape builds a new object.
+ */
 export interface StoredDocument<T = Record<string, unknown>> {
   id: string;
   workspaceId: string | null;
@@ -82,24 +87,6 @@ export interface FindQuery {
   where?: Filter;
   afterSeq?: number;
   limit: number;
-}
-
-/**
- * A document as JSON text, with the `seq` a list cursor needs. `JSON.parse(json)` equals the
- * `doc` that `find` returns for it; the text itself may differ from `JSON.stringify(doc)` in
- * formatting only (e.g. the spelling of a number), never in meaning.
- */
-/** One document as `get` finds it, with the document as its stored JSON text. */
-export interface StoredJson {
-  id: string;
-  workspaceId: string | null;
-  version: number;
-  json: string;
-}
-
-export interface DocumentJson {
-  seq: number;
-  json: string;
 }
 
 export interface InitOptions {
@@ -150,20 +137,8 @@ export interface ReadModelStore {
   /** Creates collections and indexes that do not exist yet. */
   init(collections: CollectionSpec[], options?: InitOptions): Promise<void>;
   get<T = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<T> | null>;
-  /**
-   * The same document as `get`, as JSON text: for answers that pass one stored document through
-   * unchanged (GET of a resource), so it is not parsed only to be serialised again.
-   */
-  getJson(collection: string, id: string): Promise<StoredJson | null>;
+  /** A new array, the caller's to reorder or trim; the documents in it are read-only (see StoredDocument). */
   find<T = Record<string, unknown>>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]>;
-  /**
-   * The same documents as `find`, in the same order, as JSON text: for answers that pass stored
-   * documents through unchanged (list pages), so they are not parsed only to be serialised again.
-   * An adapter may hand out one frozen array again while its documents are unchanged (the
-   * embedded projector's read cache): a caller may keep what it builds from such an array by
-   * its identity, and answer the next request with that.
-   */
-  findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]>;
   count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
   /**
    * Applies the writes in order, records the checkpoints and the dead-letter changes. An adapter

@@ -5,8 +5,6 @@ import {
   DeadLetter,
   DeadLetterChanges,
   DeadLetterKey,
-  DocumentJson,
-  StoredJson,
   Filter,
   FindQuery,
   indexedFields,
@@ -72,6 +70,9 @@ const OLD_LIST_INDEX = 'ws_seq';
  *
  * Queries are built only from the port's `Filter` type: field names must be plain identifiers
  * and values scalars, always compared with `$eq` / `$in`, so no value can act as an operator.
+ *
+ * Nothing read is cached: the projector and the replicas share these collections, so no process
+ * sees every change to them, and every read asks the server.
  */
 export class MongoReadModelStore implements ReadModelStore {
   private readonly collections = new Map<string, CollectionSpec>();
@@ -143,25 +144,12 @@ export class MongoReadModelStore implements ReadModelStore {
     return row ? toStored<T>(row) : null;
   }
 
-  /** MongoDB stores BSON: the document read is serialised here. */
-  async getJson(collection: string, id: string): Promise<StoredJson | null> {
-    const found = await this.get(collection, id);
-    return found
-      ? { id: found.id, workspaceId: found.workspaceId, version: found.version, json: JSON.stringify(found.doc) }
-      : null;
-  }
-
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const target = this.queried(collection, query);
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
     const rows = await target.find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) }).toArray();
     return rows.map((row) => toStored<T>(row));
-  }
-
-  /** Documents are BSON here, so the JSON text is made from the same rows `find` reads. */
-  async findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]> {
-    return (await this.find(collection, query)).map((found) => ({ seq: found.seq, json: JSON.stringify(found.doc) }));
   }
 
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {

@@ -6,4 +6,3 @@ export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';
 export * from './sqlite-snapshot-store';
 export * from './sqlite-process-lock';
-export { takeArrivedAnswers } from './sqlite-worker-thread';

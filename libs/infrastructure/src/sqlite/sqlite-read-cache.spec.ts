@@ -8,7 +8,7 @@ import { SqliteReadModelStore } from './sqlite-read-model-store';
 /**
  * The projector's read cache (sqlite-read-cache.ts): whatever a write through the store changes,
  * every read after the write has ended answers as the file does. Each case reads everything
- * (documents by id, as objects and as text; pages, as objects and as text) before a write, so that
+ * (documents by id, and pages) before a write, so that
  * the cache holds it, then compares every read after the write with a connection that has no
  * cache (what a replica reads).
  */
@@ -53,15 +53,14 @@ describe('SqliteReadModelStore read cache', () => {
   /** Everything a reader can ask, from one store. */
   const everything = async (store: SqliteReadModelStore) => ({
     documents: await Promise.all(ids.map((id) => store.get('things', id))),
-    texts: await Promise.all(ids.map((id) => store.getJson('things', id))),
     pages: await Promise.all(pages.map((query) => store.find('things', query))),
-    pageTexts: await Promise.all(pages.map((query) => store.findJson('things', query))),
     other: await store.get('others', 'x'),
   });
 
   const expectSameAsTheFile = async () => expect(await everything(cached)).toEqual(await everything(plain));
 
   const seed = async () => {
+    // Each read twice: every document and page is kept.
     await cached.apply(
       [
         put('a', 'ws_1', 1, 'open'),
@@ -72,6 +71,7 @@ describe('SqliteReadModelStore read cache', () => {
       ],
       { p: 5 },
     );
+    await expectSameAsTheFile();
     await expectSameAsTheFile();
   };
 
@@ -138,8 +138,7 @@ describe('SqliteReadModelStore read cache', () => {
 
   it('keeps what is read again: no file read for it until a write changes it', async () => {
     await open();
-    await seed(); // every read missed once
-    await everything(cached); // missed again: kept
+    await seed(); // every read missed twice: kept
     const reads = jest.spyOn(cached as unknown as { rawStatement: (sql: string) => unknown }, 'rawStatement');
     const gets = jest.spyOn(cached as unknown as { tableStatements: (c: string) => unknown }, 'tableStatements');
     await everything(cached);
@@ -149,43 +148,52 @@ describe('SqliteReadModelStore read cache', () => {
     await cached.apply([put('e', 'ws_1', 6, 'open')], { p: 6 });
     gets.mockClear(); // the write's statements
     await everything(cached);
-    // The pages of the collection written to, read again (as objects and as text); the other
-    // collection's document, and the documents the write did not name, were not.
-    expect(reads).toHaveBeenCalledTimes(pages.length * 2);
+    // The pages of the collection written to, read again; the other collection's document, and
+    // the documents the write did not name, were not.
+    expect(reads).toHaveBeenCalledTimes(pages.length);
     expect(gets).not.toHaveBeenCalled();
   });
 
   it('keeps nothing read only once, nor pages asked for in a round longer than it remembers', async () => {
     await open();
-    await seed();
+    await cached.apply([put('a', 'ws_1', 1, 'open'), put('e', 'ws_1', 6, 'open')], { p: 6 });
     const cache = (cached as unknown as { cache: ReadCache<unknown> }).cache;
-    // seed read every page once: none kept yet (each document twice, as an object and as text).
+    await cached.find('things', pages[0]);
     expect(cache.size.pages).toBe(0);
-    await cached.apply([put('e', 'ws_1', 6, 'open')], { p: 6 });
-    await cached.getJson('things', 'e');
+    await cached.get('things', 'e');
     expect(cache.document('things', 'e')).toBeUndefined();
-    await cached.getJson('things', 'e');
+    await cached.get('things', 'e');
     expect(cache.document('things', 'e')).toBeDefined();
     // A client paging through 200 different pages, twice over: each page missed once per round,
     // too long ago by the second round to count as read again.
     for (let round = 0; round < 2; round++)
       for (let after = 0; after < 200; after++)
-        await cached.findJson('things', { workspaceId: 'ws_1', afterSeq: after, limit: 3 });
+        await cached.find('things', { workspaceId: 'ws_1', afterSeq: after, limit: 3 });
     expect(cache.size.pages).toBe(0);
   });
 
-  it('hands out the same frozen page of JSON documents until a write to its collection, then a new one', async () => {
+  it('hands every reader the same frozen documents, each page in an array of its own, until a write changes them', async () => {
     await open();
     await seed();
-    const first = await cached.findJson('things', pages[0]);
-    expect(Object.isFrozen(first) && first.every((d) => Object.isFrozen(d))).toBe(true);
-    expect(await cached.findJson('things', pages[0])).toBe(first);
+    const first = await cached.find('things', pages[0]);
+    const again = await cached.find('things', pages[0]);
+    expect(again).not.toBe(first);
+    expect(again.every((d, i) => d === first[i] && Object.isFrozen(d) && Object.isFrozen(d.doc))).toBe(true);
+    // The array is the reader's: reordering it changes nobody else's answer.
+    again.reverse();
+    expect(await cached.find('things', pages[0])).toEqual(first);
+    const document = (await cached.get('things', 'a'))!;
+    expect(await cached.get('things', 'a')).toBe(document);
+    expect(() => {
+      (document.doc as { status: string }).status = 'changed';
+    }).toThrow(TypeError);
+
     await cached.apply([{ op: 'merge', collection: 'others', id: 'x', set: { x: 3 } }], { p: 6 });
-    expect(await cached.findJson('things', pages[0])).toBe(first);
+    expect((await cached.find('things', pages[0]))[0]).toBe(first[0]);
     await cached.apply([{ op: 'merge', collection: 'things', id: 'b', set: { n: 20 } }], { p: 7 });
-    const second = await cached.findJson('things', pages[0]);
-    expect(second).not.toBe(first);
-    expect(second).toEqual(await plain.findJson('things', pages[0]));
+    const changed = await cached.find('things', pages[0]);
+    expect(changed).toEqual(await plain.find('things', pages[0]));
+    expect(changed.find((d) => d.id === 'b')?.doc).toEqual({ id: 'b', status: 'closed', n: 20 });
   });
 
   it('holds at most its bounds, the oldest read going first', async () => {

@@ -29,28 +29,31 @@ export class Touched {
 export interface ReadCacheOptions {
   /** Documents held per collection; past it, the one kept longest ago goes. */
   documents: number;
-  /** List pages held per collection, by the total length of their texts and keys (about their bytes). */
+  /**
+   * List pages held per collection, by the total length of their documents' stored JSON text and
+   * their keys (the parsed objects take a small multiple of that).
+   */
   pageChars: number;
 }
 
 /**
- * At most a few collections are read often (projects, jobs, members): about 5 MB of documents
- * (0.3 to 1 KB each) and 2 MB of list pages (18 KB for a page of 50 projects) each.
+ * At most a few collections are read often (projects, jobs, members): about 5,000 documents (0.3
+ * to 1 KB of JSON each) and 2 MB of JSON text in list pages (18 KB for a page of 50 projects) each.
  */
 export const DEFAULT_READ_CACHE: ReadCacheOptions = { documents: 5_000, pageChars: 2 * 1024 * 1024 };
 
 /** What a kept page costs beyond its texts and key: its entry, its array, the objects of its rows. */
 const PAGE_OVERHEAD_CHARS = 128;
 
-interface Page {
-  rows: readonly unknown[];
+interface Page<Row> {
+  rows: readonly Row[];
   chars: number;
 }
 
 interface CollectionCache<Row> {
   documents: Map<string, Row>;
   /** Rows of a query, by its statement and parameters. */
-  pages: Map<string, Page>;
+  pages: Map<string, Page<Row>>;
   pageChars: number;
   /** Documents and pages missed once lately, not kept (see `admitDocument`). */
   missedDocuments: Set<string>;
@@ -61,11 +64,18 @@ interface CollectionCache<Row> {
 const MISSED_PAGES = 128;
 
 /**
- * Rows this process has read from the read models, kept until a write of this process that may
- * have changed them ends: a document until a write names it (or changes its collection beyond the
- * documents it names), a list page until a write touches its collection. Correct only where every
- * change to the file passes through this process's store: the projector's, the read models' one
- * writer. A replica, whose file the projector changes, reads it as it is.
+ * Documents this process has read from the read models, kept until a write of this process that
+ * may have changed them ends: a document until a write names it (or changes its collection beyond
+ * the documents it names), a list page (the documents of one query) until a write touches its
+ * collection.
+ *
+ * The invariant it relies on: every change to the file passes through this process's store. That
+ * holds in one process only, the read models' one writer: the projector (PROJECTIONS=inline),
+ * which holds the projector lock on DATA_DIR (SqliteProcessLock) for as long as it runs, so a
+ * second projector on the same files is refused at start. A replica (PROJECTIONS=external), whose
+ * file the projector changes, never caches and reads the file as it is; so does every MongoDB
+ * read model store, whose collections several processes share. Nothing here checks the invariant:
+ * the composition root turns the cache on only in the projector (READ_CACHE=off turns it off).
  *
  * A read made while a write is on its way may see the file before or after the write's commit;
  * what it keeps is forgotten when the write ends, before anyone is told it has (the store forgets
@@ -78,9 +88,9 @@ const MISSED_PAGES = 128;
  *
  * Only what is read again is kept: a document or page is kept on its second miss among the last
  * few (`admitDocument`, `admitPage`). Keeping everything read cost more than it saved where reads
- * seldom repeat: a client paging through a list (400 different pages in turn) cost 163 us a page
- * uncached and about 300 kept, each kept page (its rows, text and bytes, some 50 KB) living just
- * long enough to reach V8's old generation before it was pushed out.
+ * seldom repeat: a client paging through a list (400 different pages in turn) made each page kept
+ * live just long enough to reach V8's old generation before it was pushed out, which made every
+ * page dearer than not keeping it at all.
  */
 export class ReadCache<Row> {
   private readonly collections = new Map<string, CollectionCache<Row>>();
@@ -110,8 +120,8 @@ export class ReadCache<Row> {
     dropOldest(documents, this.options.documents);
   }
 
-  page<T>(collection: string, key: string): readonly T[] | undefined {
-    return this.collections.get(collection)?.pages.get(key)?.rows as readonly T[] | undefined;
+  page(collection: string, key: string): readonly Row[] | undefined {
+    return this.collections.get(collection)?.pages.get(key)?.rows;
   }
 
   /**
@@ -119,7 +129,7 @@ export class ReadCache<Row> {
    * pages of nothing (an unknown API key's lookup, asked with one random key after another) still
    * fill the bound and push older pages out, instead of piling up at no cost.
    */
-  keepPage(collection: string, key: string, rows: readonly unknown[], textChars: number): void {
+  keepPage(collection: string, key: string, rows: readonly Row[], textChars: number): void {
     const chars = textChars + key.length + PAGE_OVERHEAD_CHARS;
     if (chars > this.options.pageChars) return;
     const cache = this.cacheOf(collection);
@@ -183,4 +193,17 @@ function admit(missed: Set<string>, key: string, bound: number): boolean {
   missed.add(key);
   dropOldest(missed, bound);
   return false;
+}
+
+/**
+ * Freezes a parsed JSON value and everything in it (no cycles in parsed JSON): what the cache keeps
+ * is handed to every reader, so a reader that tried to change it would change every other
+ * reader's answer; frozen, the attempt fails at once instead.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -8,8 +8,6 @@ import {
   DeadLetter,
   DeadLetterChanges,
   DeadLetterKey,
-  DocumentJson,
-  StoredJson,
   Filter,
   FindQuery,
   indexedFields,
@@ -18,7 +16,7 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
-import { ReadCache, ReadCacheOptions, Touched } from './sqlite-read-cache';
+import { deepFreeze, ReadCache, ReadCacheOptions, Touched } from './sqlite-read-cache';
 import { MERGE_IN_JS, openStepWriter, Write } from './sqlite-read-model-writer.worker';
 import { SqliteWorkerThread } from './sqlite-worker-thread';
 
@@ -49,8 +47,6 @@ const DOC_COLUMNS = 'id, workspace_id, seq, version, doc';
 /** The read statements of one collection, prepared on first use, and the text of its writes. */
 interface TableStatements {
   get: Database.Statement;
-  /** `get` without `seq` and with the document left as text (raw mode). */
-  getJson: Database.Statement;
   put: string;
   delete: string;
   /** A merge that sets no field: only the version moves. */
@@ -68,10 +64,11 @@ export interface SqliteReadModelStoreOptions {
    */
   writer?: 'worker' | 'inline';
   /**
-   * Keeps documents and list pages read, until a write through this store changes them
-   * (sqlite-read-cache.ts). Only for the read models' one writer, the projector: every change to
-   * the file then passes here. Absent (the default, and a replica's choice): every read reads the
-   * file, which another process may have changed.
+   * Keeps documents and list pages read, parsed, until a write through this store changes them
+   * (sqlite-read-cache.ts). Valid only in the read models' one writer: the projector process
+   * (PROJECTIONS=inline), which holds the projector lock on DATA_DIR so that no other process
+   * writes the file. Absent (the default, and a replica's choice with PROJECTIONS=external): every
+   * read reads the file, which another process may have changed.
    */
   readCache?: ReadCacheOptions;
 }
@@ -95,7 +92,7 @@ const DELETE_DEAD_LETTER = 'DELETE FROM dead_letters WHERE projection = ? AND po
  * Hot paths (measured, see docs/performance.md): statements are prepared once per collection and
  * read in raw (array) mode with only the columns needed; a merge is one `UPDATE ... json_set(...)`
  * inside SQLite instead of reading, parsing, spreading and re-serialising the document in JS; and
- * lists can be served as the stored JSON text (`findJson`) without a parse/serialise round trip.
+ * in the projector, documents and pages read again are kept parsed (the read cache).
  */
 export class SqliteReadModelStore implements ReadModelStore {
   private readonly db: Database.Database;
@@ -109,7 +106,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly writer: { write(write: Write): Promise<unknown>; close(): Promise<void> };
   /** The last write handed to the writer: schema changes on this connection wait for it. */
   private lastWrite: Promise<unknown> = Promise.resolve();
-  private readonly cache: ReadCache<DocRow> | null;
+  private readonly cache: ReadCache<StoredDocument<unknown>> | null;
 
   constructor(file: string, options: SqliteReadModelStoreOptions = {}) {
     this.db = new Database(file);
@@ -124,7 +121,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       attempts INTEGER NOT NULL, PRIMARY KEY (projection, position)
     )`);
     this.deleteDeadLetter = this.db.prepare(DELETE_DEAD_LETTER);
-    this.cache = options.readCache ? new ReadCache<DocRow>(options.readCache) : null;
+    this.cache = options.readCache ? new ReadCache<StoredDocument<unknown>>(options.readCache) : null;
     if (options.writer === 'worker') {
       const thread = new SqliteWorkerThread<Write, null>(
         join(__dirname, 'sqlite-read-model-writer.worker.js'),
@@ -235,7 +232,6 @@ export class SqliteReadModelStore implements ReadModelStore {
       const table = this.table(collection);
       statements = {
         get: this.db.prepare(`SELECT ${DOC_COLUMNS} FROM ${table} WHERE id = ?`).raw(),
-        getJson: this.db.prepare(`SELECT workspace_id, version, doc FROM ${table} WHERE id = ?`).raw(),
         put: `INSERT INTO ${table} (id, workspace_id, seq, version, doc) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, seq = excluded.seq,
              version = excluded.version, doc = excluded.doc`,
@@ -249,87 +245,47 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async get<T>(collection: string, id: string): Promise<StoredDocument<T> | null> {
-    return this.getSync<T>(collection, id);
-  }
-
-  /** The document as stored, nothing parsed (a GET's body as it is): three columns in raw mode, or the cached row. */
-  async getJson(collection: string, id: string): Promise<StoredJson | null> {
-    if (this.cache) {
-      const row = this.cachedRow(collection, id);
-      return row ? { id, workspaceId: row[1], version: row[3], json: row[4] } : null;
-    }
-    const row = this.tableStatements(collection).getJson.get(id) as [string | null, number, string] | undefined;
-    return row ? { id, workspaceId: row[0], version: row[1], json: row[2] } : null;
-  }
-
-  private getSync<T>(collection: string, id: string): StoredDocument<T> | null {
-    const row = this.cache
-      ? this.cachedRow(collection, id)
-      : (this.tableStatements(collection).get.get(id) as DocRow | undefined);
+    if (this.cache) return (this.cachedDocument(collection, id) as StoredDocument<T> | undefined) ?? null;
+    const row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
     return row ? toStored<T>(row) : null;
   }
 
-  /** A document's row from the read cache, else read (and kept when read again lately; a missing document never is). */
-  private cachedRow(collection: string, id: string): DocRow | undefined {
+  /**
+   * A document from the read cache, else read, and kept (frozen: every reader gets the same
+   * objects) when it was read once lately already; a missing document is never kept.
+   */
+  private cachedDocument(collection: string, id: string): StoredDocument<unknown> | undefined {
     const cache = this.cache!;
-    let row = cache.document(collection, id);
-    if (row === undefined) {
-      row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
-      if (row && cache.admitDocument(collection, id)) cache.keepDocument(collection, id, row);
-    }
-    return row;
-  }
-
-  /** By `seq`, then `id` for documents written at one position (sorted within that group only). */
-  async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
-    const { sql, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const rows = this.pageOf<DocRow>(collection, `${sql} ORDER BY seq, id ${limitSql(query.limit)}`, params, {
-      rows: (read) => read as DocRow[],
-      chars: (row) => row[0].length + row[4].length,
-    });
-    return rows.map((row) => toStored<T>(row));
-  }
-
-  /**
-   * Reads only `seq` and the JSON text, nothing parsed, and each row as one text: `seq`, a space,
-   * the document. The driver builds a row of two columns as an array, property by property, which
-   * cost more than the strings themselves (a page of 51: 24 µs as one text a row, 30 µs as arrays).
-   * With the read cache, the same frozen array is handed out again for as long as its documents
-   * stay as they are (the port allows it): a caller may keep what it built from it.
-   */
-  async findJson(collection: string, query: FindQuery): Promise<readonly DocumentJson[]> {
-    const { sql, params } = this.select(collection, query, "SELECT seq || ' ' || doc");
-    return this.pageOf<DocumentJson>(collection, `${sql} ORDER BY seq, id ${limitSql(query.limit)}`, params, {
-      rows: (read) => toDocumentJson(read as string[]),
-      chars: (document) => document.json.length,
-      // Frozen: what a caller built from it may be kept by the array's identity (jsonPage).
-      keep: (documents) => Object.freeze(documents.map((d) => Object.freeze(d))),
-    });
-  }
-
-  /**
-   * The items of a query: from the read cache when it holds them (the same array again: nothing
-   * changes it), else read and shaped, and kept when read again lately (`keep` may freeze them).
-   */
-  private pageOf<T>(
-    collection: string,
-    sql: string,
-    params: unknown[],
-    shape: { rows: (read: unknown[]) => T[]; chars: (item: T) => number; keep?: (items: T[]) => readonly T[] },
-  ): readonly T[] {
-    const cache = this.cache;
-    const read = () => shape.rows(this.rawStatement(sql).all(...params));
-    if (!cache) return read();
-    const key = pageKey(sql, params);
-    const kept = cache.page<T>(collection, key);
+    const kept = cache.document(collection, id);
     if (kept) return kept;
-    const items = read();
-    if (!cache.admitPage(collection, key)) return items;
-    const keeping = shape.keep ? shape.keep(items) : items;
-    let chars = 0;
-    for (const item of keeping) chars += shape.chars(item);
-    cache.keepPage(collection, key, keeping, chars);
-    return keeping;
+    const row = this.tableStatements(collection).get.get(id) as DocRow | undefined;
+    if (!row) return undefined;
+    const found = toStored(row);
+    if (cache.admitDocument(collection, id)) cache.keepDocument(collection, id, deepFreeze(found));
+    return found;
+  }
+
+  /**
+   * By `seq`, then `id` for documents written at one position (sorted within that group only).
+   * With the read cache, a page read once lately already is kept, its documents frozen, and
+   * answered from there (in a new array each time) until a write touches its collection.
+   */
+  async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
+    const { sql: select, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
+    const sql = `${select} ORDER BY seq, id ${limitSql(query.limit)}`;
+    const cache = this.cache;
+    if (!cache) return (this.rawStatement(sql).all(...params) as DocRow[]).map((row) => toStored<T>(row));
+    const key = pageKey(sql, params);
+    const kept = cache.page(collection, key);
+    if (kept) return kept.slice() as StoredDocument<T>[];
+    const rows = this.rawStatement(sql).all(...params) as DocRow[];
+    const found = rows.map((row) => toStored<T>(row));
+    if (cache.admitPage(collection, key)) {
+      let chars = 0;
+      for (const row of rows) chars += row[0].length + row[4].length;
+      cache.keepPage(collection, key, deepFreeze(found.slice()), chars);
+    }
+    return found;
   }
 
   async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
@@ -710,14 +666,6 @@ const sqlValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 
 
 /** A query's key in the read cache: its statement and its parameters (a string and a number stay apart). */
 const pageKey = (sql: string, params: unknown[]) => `${sql}\u0000${JSON.stringify(params)}`;
-
-/** Rows of `SELECT seq || ' ' || doc`: one text each, the driver's cheapest row. */
-function toDocumentJson(rows: string[]): DocumentJson[] {
-  return rows.map((row) => {
-    const space = row.indexOf(' ');
-    return { seq: Number(row.slice(0, space)), json: row.slice(space + 1) };
-  });
-}
 
 function toStored<T>(row: DocRow): StoredDocument<T> {
   return { id: row[0], workspaceId: row[1], seq: row[2], version: row[3], doc: JSON.parse(row[4]) as T };

@@ -8,9 +8,9 @@
 const { parentPort, workerData } = require('node:worker_threads');
 
 function serveRequests(handle, close) {
-  // Answers go through the port the main thread gave for them, which it can read synchronously
-  // between two requests (SqliteWorkerThread's takeArrivedAnswers); lifecycle messages through
-  // the parent port.
+  // Answers go through the port the main thread gave for them (which it reads once more, at
+  // once, when the thread exits: no answer posted before the exit is taken for lost); lifecycle
+  // messages through the parent port.
   const answers = (workerData && workerData.answerPort) || parentPort;
   parentPort.on('message', (message) => {
     if (message.close) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteWorkerThread, takeArrivedAnswers } from './sqlite-worker-thread';
+import { SqliteWorkerThread } from './sqlite-worker-thread';
 
 type Request =
   { echo: string } | { exit: number } | { throwLater: string } | { fail: string } | { answerThenExit: string };
@@ -64,23 +64,6 @@ describe('SqliteWorkerThread', () => {
 
   /** Blocks this thread (no event loop turn) long enough for the worker to answer, and more. */
   const blockFor = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-  it('hands over answers that have arrived when asked, before the event loop polls for them', async () => {
-    const thread = open();
-    await thread.call({ echo: 'started' });
-    const answers: string[] = [];
-    void thread.call({ echo: 'a' }).then((answer) => answers.push(answer));
-    void thread.call({ echo: 'b' }).then((answer) => answers.push(answer));
-    blockFor(200);
-    let polled = false;
-    setImmediate(() => (polled = true));
-    takeArrivedAnswers();
-    // Only the continuations queued by the call above run here: the event loop has not turned.
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(polled).toBe(false);
-    expect(answers).toEqual(['a', 'b']);
-  });
 
   it('hands over an answer posted just before its thread exited, not a rejection', async () => {
     const thread = open();

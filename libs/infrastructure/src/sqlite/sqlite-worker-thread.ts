@@ -18,7 +18,10 @@ interface Running<Result> {
   /** Why the thread ended, when it did not end by close(). */
   failed: Error | null;
   waiting: Map<number, Waiter<Result>>;
-  /** Where the thread posts its answers (its own channel, so that they can be taken synchronously). */
+  /**
+   * Where the thread posts its answers: a channel of its own, read on its 'message' events, and
+   * synchronously once more when the thread exits (see `start`).
+   */
   answers: MessagePort;
   /** Hands one answer to the request waiting for it. */
   settle(message: Answer<Result>): void;
@@ -30,29 +33,13 @@ interface Answer<Result> {
   failure?: string;
 }
 
-/** Every thread not closed, for `takeArrivedAnswers`. */
-const open = new Set<{ takeArrived(): void }>();
-
-/**
- * Hands every writer thread's answers that have already arrived to the requests waiting for them,
- * now, instead of when the event loop next polls for them.
- *
- * Under load the main thread's turns are long: one poll can deliver the bodies of dozens of
- * requests, and an answer posted meanwhile waits behind all of them (the event loop's delay was
- * 1.7 ms on average with creates at 4,700 a second). A write's answer is on that path twice: the
- * append's commit, then the read models' write that the request waits for before it answers
- * (read-your-writes). The HTTP layer calls this as each request arrives (an empty look costs
- * about 30 ns), so an answer waits behind one request at most. Resolving a waiter only queues its
- * continuation, which runs once the current callback returns: nothing runs inside the caller.
- */
-export function takeArrivedAnswers(): void {
-  for (const thread of open) thread.takeArrived();
-}
-
 /**
  * A worker thread that owns one SQLite connection and answers requests in order, one at a time
  * (the other side is `serveRequests` in sqlite-worker-serve.js). The embedded stores use it to
  * keep their writes (a commit's fsync, a read model's index updates) off the API's event loop.
+ *
+ * Answers are handed to the requests waiting for them as they arrive, on the answer port's
+ * 'message' events: a request's continuation runs in the event loop's turn that brings its answer.
  *
  * A request still waiting when the thread fails or exits is rejected, never left waiting; its
  * outcome is unknown to the caller, as with any write whose answer was lost (an append is retried
@@ -74,7 +61,6 @@ export class SqliteWorkerThread<Request, Result> {
     private readonly what: string,
   ) {
     this.thread = this.start();
-    open.add(this);
   }
 
   get threadsStarted(): number {
@@ -145,11 +131,6 @@ export class SqliteWorkerThread<Request, Result> {
     return thread;
   }
 
-  /** The answers that have arrived, handed over now (see `takeArrivedAnswers`). */
-  takeArrived(): void {
-    if (this.thread.waiting.size > 0) takeFrom(this.thread);
-  }
-
   /**
    * Posts the request at once (not after an await: the caller's next synchronous work, such as
    * reading the next batch, must not hold the request back) and resolves with the thread's answer.
@@ -173,7 +154,6 @@ export class SqliteWorkerThread<Request, Result> {
 
   async close(): Promise<void> {
     this.closing = true;
-    open.delete(this);
     const thread = this.thread;
     await thread.ready.catch(() => undefined);
     // The thread closes its database and exits on its own; terminate() only if it has not

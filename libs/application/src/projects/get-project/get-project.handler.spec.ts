@@ -12,12 +12,11 @@ describe('GetProjectHandler (embedded read models)', () => {
     await spec.given(projectStream('prj_1'), given.projectCreated('prj_1', 'ws_1'));
   });
 
-  it('answers the stored JSON text and the revision it mirrors, from one read', async () => {
+  it('answers the project and the revision it mirrors, from one read', async () => {
     const found = await get('ws_1');
 
-    expect(found.version).toBe(0);
-    expect(found.workspaceId).toBe('ws_1');
-    expect(JSON.parse(found.json)).toEqual({
+    expect(found.revision).toBe(0);
+    expect(found.project).toEqual({
       id: 'prj_1',
       name: 'Dam inspection',
       description: 'Spillway',
@@ -31,6 +30,11 @@ describe('GetProjectHandler (embedded read models)', () => {
       updated: NOW - 1000,
       created_by: SPEC_CREATED_BY,
     });
+    await spec.given(projectStream('prj_1'), {
+      type: 'project.updated',
+      data: { id: 'prj_1', workspace_id: 'ws_1', changes: { name: 'Dam survey' }, updated: NOW },
+    });
+    await expect(get('ws_1')).resolves.toMatchObject({ project: { name: 'Dam survey' }, revision: 1 });
   });
 
   it("another workspace's project is not found, exactly like a missing one", async () => {

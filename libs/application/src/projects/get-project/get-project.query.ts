@@ -1,11 +1,14 @@
 import { Query } from '@nestjs/cqrs';
-import { StoredJson } from '../../ports/read-model.port';
+import { ProjectView } from '@app/domain';
 
-/**
- * A project of the caller's workspace as the read model stores it: its JSON text (the GET's body,
- * sent without a parse or a re-serialisation) and the revision it mirrors (the ETag).
- */
-export class GetProjectQuery extends Query<StoredJson> {
+/** A project with the revision of its stream that it shows: the GET's body and its ETag. */
+export interface ProjectAtRevision {
+  project: ProjectView;
+  revision: number;
+}
+
+/** A project of the caller's workspace, as the read model holds it now. */
+export class GetProjectQuery extends Query<ProjectAtRevision> {
   constructor(
     readonly workspaceId: string,
     readonly projectId: string,

@@ -1,8 +1,5 @@
 import { Query } from '@nestjs/cqrs';
 import { ProjectView, Status } from '@app/domain';
-import { JsonText } from './json-page';
-
-export { jsonPage, JsonText } from './json-page';
 
 export interface ProjectList {
   projects: ProjectView[];
@@ -16,11 +13,8 @@ export interface ProjectListFilter {
   cursor?: string;
 }
 
-/**
- * GET /projects: a page of projects as the JSON text of a ProjectList, spliced from the stored
- * documents, so the answer needs neither a parse of each document nor a serialisation of the page.
- */
-export class ListProjectsJsonQuery extends Query<JsonText> {
+/** A page of the caller's workspace's projects, in creation order. */
+export class ListProjectsQuery extends Query<ProjectList> {
   constructor(
     readonly workspaceId: string,
     readonly filter: ProjectListFilter,
