@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import {
   STATUS_MESSAGE,
   CAPTURE_TYPES,
@@ -44,12 +45,7 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
         external_id: null,
         created: expect.any(Number),
         updated: expect.any(Number),
-        recurring_frequency: null,
-        recurring_interval: null,
-        selected_days_of_week: null,
-        week_of_month: null,
-        weeks_of_month: null,
-        flights_per_occurrence: null,
+        ...NOT_RECURRING,
       });
       expect(Object.keys(res.body)).toEqual([
         'id', 'name', 'description', 'type', 'status', 'priority', 'job_pattern', 'start_date', 'end_date',

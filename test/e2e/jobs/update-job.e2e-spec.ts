@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import { HttpResult } from '../../support/test-app';
 import {
   STATUS_MESSAGE,
@@ -58,12 +59,7 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
         longitude: null,
         capture_types: null,
         external_id: null,
-        recurring_frequency: null,
-        recurring_interval: null,
-        selected_days_of_week: null,
-        week_of_month: null,
-        weeks_of_month: null,
-        flights_per_occurrence: null,
+        ...NOT_RECURRING,
       };
       expect((await patch(id, cleared)).status).toBe(200);
       expect((await get(id)).body).toMatchObject(cleared);

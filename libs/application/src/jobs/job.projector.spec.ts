@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import { JobCreated, jobStream } from '@app/domain';
 import { projectorSpec } from '../projections/projector.spec-helper';
 import { JOB_ASSIGNMENTS, jobProjector, JOBS } from './job.projector';
@@ -17,12 +18,7 @@ const fields = {
   inspection_notes: null,
   capture_types: ['drone_inspection'],
   external_id: null,
-  recurring_frequency: null,
-  recurring_interval: null,
-  selected_days_of_week: null,
-  week_of_month: null,
-  weeks_of_month: null,
-  flights_per_occurrence: null,
+  ...NOT_RECURRING,
 } as const;
 
 const created = (id: string, workspaceId: string, projectId: string): JobCreated => ({

@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import {
   Actor,
   CreatedBy,
@@ -154,12 +155,7 @@ export const given = {
       inspection_notes: null,
       capture_types: null,
       external_id: null,
-      recurring_frequency: null,
-      recurring_interval: null,
-      selected_days_of_week: null,
-      week_of_month: null,
-      weeks_of_month: null,
-      flights_per_occurrence: null,
+      ...NOT_RECURRING,
       other_status_reason: null,
       created: NOW - 1000,
     },

@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from './job.spec-helper';
 import fc from 'fast-check';
 import {
   expandOccurrences,
@@ -12,12 +13,7 @@ const schedule = (overrides: Partial<JobSchedule>): JobSchedule => ({
   job_pattern: 'recurring',
   start_date: '2025-01-01',
   end_date: null,
-  recurring_frequency: null,
-  recurring_interval: null,
-  selected_days_of_week: null,
-  week_of_month: null,
-  weeks_of_month: null,
-  flights_per_occurrence: null,
+  ...NOT_RECURRING,
   ...overrides,
 });
 

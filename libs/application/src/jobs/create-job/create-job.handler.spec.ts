@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import { CreateJobInput, JOB_MESSAGES, jobTypeStream, PROJECT_NOT_FOUND, projectStream } from '@app/domain';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { CreateJobCommand } from './create-job.command';
@@ -60,12 +61,7 @@ describe('CreateJobHandler (embedded event store)', () => {
           inspection_notes: null,
           capture_types: null,
           external_id: null,
-          recurring_frequency: null,
-          recurring_interval: null,
-          selected_days_of_week: null,
-          week_of_month: null,
-          weeks_of_month: null,
-          flights_per_occurrence: null,
+          ...NOT_RECURRING,
           other_status_reason: null,
           created: NOW,
         },
