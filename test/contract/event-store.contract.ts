@@ -1,25 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NewEvent, RecordedEvent, START, WrongExpectedRevisionError } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /**
  * The behaviour every EventStore adapter must show. Run by
  * sqlite-event-store.contract.spec.ts (always) and eventstoredb-event-store.contract.spec.ts
  * (when EVENTSTOREDB_URL is set). Stream names are random so suites can share a server.
  */
-export function eventStoreContract(
-  name: string,
-  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>,
-) {
+export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) {
   describe(`EventStore contract: ${name}`, () => {
-    let store: EventStore;
-    let close: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ store, close } = await open());
-    });
-    afterEach(async () => {
-      await close();
-    });
+    const store = adapterUnderTest(open);
 
     const stream = () => `test-${randomUUID()}`;
     const event = (type = 'test.happened', data: unknown = { n: 1 }): NewEvent => ({
