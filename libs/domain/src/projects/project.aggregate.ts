@@ -1,5 +1,5 @@
 import { CreatedBy } from '../shared/actor';
-import { Decider, jsonSnapshot } from '../shared/decider';
+import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
@@ -177,12 +177,11 @@ function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
   }
 }
 
-export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = {
-  initialState: () => ({ status: 'absent' }),
+export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = absentFirstDecider(
   evolve,
   decide,
-  snapshot: jsonSnapshot<ProjectState>(1),
-};
+  1,
+);
 
 /** The project as the API returns it (docs/api.md, Projects); shared by the projector and temporal reads. */
 export function projectView(id: string, fields: ProjectFields) {
