@@ -1,14 +1,9 @@
-import { CreatedBy, ProjectChanges, ProjectCreated, projectStream, ProjectUpdated } from '@app/domain';
+import { ProjectChanges, ProjectCreated, projectStream, ProjectUpdated } from '@app/domain';
 import { projectorSpec } from '../projections/projector.spec-helper';
+import { SPEC_CREATED_BY } from '../shared/handler.spec-helper';
 import { PROJECTS, projectProjector } from './project.projector';
 
-const createdBy: CreatedBy = {
-  id: 'key_1',
-  email: null,
-  first_name: 'Ops bot',
-  last_name: null,
-  profile_picture: null,
-};
+const createdBy = SPEC_CREATED_BY;
 
 const created = (id: string, workspaceId: string): ProjectCreated => ({
   type: 'project.created',

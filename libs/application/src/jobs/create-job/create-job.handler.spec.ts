@@ -1,4 +1,3 @@
-import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import { CreateJobInput, JOB_MESSAGES, jobTypeStream, PROJECT_NOT_FOUND, projectStream } from '@app/domain';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { CreateJobCommand } from './create-job.command';
@@ -44,27 +43,8 @@ describe('CreateJobHandler (embedded event store)', () => {
       {
         streamId: 'job-job_1',
         type: 'job.created',
-        data: {
-          id: 'job_1',
-          workspace_id: 'ws_1',
-          project_id: 'prj_1',
-          name: 'Facade scan',
-          description: null,
-          type: 'drone_inspection',
-          status: 'not_started',
-          priority: 'medium',
-          job_pattern: 'one_time',
-          start_date: '2026-12-01',
-          end_date: null,
-          latitude: 48.1,
-          longitude: 11.5,
-          inspection_notes: null,
-          capture_types: null,
-          external_id: null,
-          ...NOT_RECURRING,
-          other_status_reason: null,
-          created: NOW,
-        },
+        // The job of the body, created now; what the body leaves out takes its default.
+        data: { ...given.jobCreated('job_1', 'ws_1', 'prj_1').data, latitude: 48.1, longitude: 11.5, created: NOW },
       },
     ]);
     expect(recorded.map((e) => e.metadata.workspaceId)).toEqual(['ws_1', 'ws_1']);

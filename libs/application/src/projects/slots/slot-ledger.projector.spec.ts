@@ -1,30 +1,10 @@
-import { CreatedBy, ProjectCreated, projectStream, workspaceStream } from '@app/domain';
+import { projectStream, workspaceStream } from '@app/domain';
 import { projectorSpec, T0 } from '../../projections/projector.spec-helper';
+import { given } from '../../shared/handler.spec-helper';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING, slotLedgerProjector } from './slot-ledger.projector';
 
-const createdBy: CreatedBy = {
-  id: 'operator',
-  email: null,
-  first_name: 'Operator',
-  last_name: null,
-  profile_picture: null,
-};
-const created = (id: string, workspaceId: string): ProjectCreated => ({
-  type: 'project.created',
-  data: {
-    id,
-    workspace_id: workspaceId,
-    name: id,
-    description: '',
-    status: 'planned',
-    other_status_reason: null,
-    start_date: '2026-12-01',
-    end_date: null,
-    external_id: null,
-    created_by: createdBy,
-    created: 100,
-  },
-});
+// The ledger reads only the ids of a created project.
+const created = given.projectCreated;
 const reserved = (workspaceId: string, projectId: string) =>
   ({ type: 'workspace.project_slot_reserved', data: { workspace_id: workspaceId, project_id: projectId } }) as const;
 const released = (workspaceId: string, projectId: string) =>
