@@ -12,6 +12,10 @@ export const webhookProjector: Projector = {
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as WebhookEvent;
     const version = recorded.revision;
+    /** Sets fields of the webhook, at the event's revision. */
+    const merge = (id: string, set: Record<string, unknown>): WriteOp[] => [
+      { op: 'merge', collection: WEBHOOKS, id, version, set },
+    ];
     switch (event.type) {
       case 'webhook.created': {
         const d = event.data;
@@ -29,49 +33,25 @@ export const webhookProjector: Projector = {
         ];
       }
       case 'webhook.updated':
-        return [
-          {
-            op: 'merge',
-            collection: WEBHOOKS,
-            id: event.data.id,
-            version,
-            set: { ...event.data.changes, updated: event.data.updated },
-          },
-        ];
+        return merge(event.data.id, { ...event.data.changes, updated: event.data.updated });
       case 'webhook.secret_rotated':
-        return [
-          { op: 'merge', collection: WEBHOOKS, id: event.data.id, version, set: { updated: event.data.updated } },
-        ];
+        return merge(event.data.id, { updated: event.data.updated });
       case 'webhook.delivery_attempted':
-        return [
-          {
-            op: 'merge',
-            collection: WEBHOOKS,
-            id: event.data.id,
-            version,
-            set: { failure_count: event.data.failure_count, last_triggered_at: event.data.attempted_at },
-          },
-        ];
+        return merge(event.data.id, {
+          failure_count: event.data.failure_count,
+          last_triggered_at: event.data.attempted_at,
+        });
       case 'webhook.deliveries_attempted':
-        return [
-          {
-            op: 'merge',
-            collection: WEBHOOKS,
-            id: event.data.id,
-            version,
-            set: { failure_count: event.data.failure_count, last_triggered_at: event.data.last_triggered_at },
-          },
-        ];
+        return merge(event.data.id, {
+          failure_count: event.data.failure_count,
+          last_triggered_at: event.data.last_triggered_at,
+        });
       case 'webhook.auto_paused':
-        return [
-          {
-            op: 'merge',
-            collection: WEBHOOKS,
-            id: event.data.id,
-            version,
-            set: { status: 'paused', failure_count: event.data.failure_count, updated: event.data.updated },
-          },
-        ];
+        return merge(event.data.id, {
+          status: 'paused',
+          failure_count: event.data.failure_count,
+          updated: event.data.updated,
+        });
       case 'webhook.deleted':
         return [{ op: 'delete', collection: WEBHOOKS, id: event.data.id }];
       default:
