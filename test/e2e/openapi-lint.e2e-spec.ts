@@ -8,7 +8,7 @@ import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
- * Issue 14: the served OpenAPI document lints clean with @redocly/cli's recommended rules (the
+ * The served OpenAPI document lints clean with @redocly/cli's recommended rules (the
  * same lint `npm run lint:openapi` runs on docs/openapi.json), documents the answers that come
  * from below the routes (408, 413, 414, 415, 431, 503) with the messages the service really sends,
  * and describes the webhook deliveries (OpenAPI 3.1 `webhooks`).

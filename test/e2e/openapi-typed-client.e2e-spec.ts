@@ -6,7 +6,7 @@ import * as ts from 'typescript';
 import { ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 /**
- * Issue 14: a client generated from the document works unchanged. The test does what a client's
+ * A client generated from the document works unchanged. The test does what a client's
  * developer does: generates types with openapi-typescript from /openapi.json (here, no network),
  * type-checks a flow written against them (strict; a wrong body must not compile), and runs it with
  * openapi-fetch against the real service. Generation and the flow run in their own Node processes:

@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, HttpResult, TestApp } from '../support/test-app';
 import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
- * Issue 5 point 6: the OpenAPI 3.1 document at /openapi.json, generated from the controllers and
+ * The OpenAPI 3.1 document at /openapi.json, generated from the controllers and
  * DTOs, and Swagger UI at /docs. The document is checked by a real validator, against the routes
  * the application actually registers, and against what the service actually answers.
  */

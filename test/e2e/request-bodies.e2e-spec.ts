@@ -3,7 +3,7 @@ import { TestApp } from '../support/test-app';
 
 /**
  * Every route that takes a body takes a JSON object: any other JSON value is a 400 naming the
- * problem, and changes nothing. (A `null` PATCH body used to read as "no changes": 200.)
+ * problem, and changes nothing (a `null` PATCH body too: it is not an empty change).
  */
 describe('Request bodies that are not JSON objects', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { reliabilityProfile, UNLIMITED_RATE } from '../support/reliability-profi
 import { HttpResult, TestApp } from '../support/test-app';
 
 /**
- * Concurrency (issue 8, docs/reliability.md): what the per-endpoint tests in test/e2e do not
+ * Concurrency (docs/reliability.md): what the per-endpoint tests in test/e2e do not
  * cover — many kinds of request at once against one workspace, across endpoints, with the
  * invariants that must hold whatever the interleaving: no 5xx, the plan's project limit never
  * exceeded and every slot accounted for, no lost field update, assignments equal to the net

@@ -28,7 +28,7 @@ import {
 } from './fuzz-arbitraries';
 
 /**
- * Fuzzing (issue 8, docs/reliability.md). Requests for every route the controllers declare (the
+ * Fuzzing (docs/reliability.md). Requests for every route the controllers declare (the
  * route inventory, so new routes are fuzzed without a table to update) are generated with
  * fast-check from each endpoint's schema and sent over raw HTTP to the built service, many at once.
  * Pass means: no 5xx; the process never exits; every 4xx carries a JSON `message`; the resident
@@ -546,8 +546,8 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
   );
 
   /**
-   * Bodies the fuzz found answered with a 500 (class-transformer recursing into nested values,
-   * http/validation.ts) or accepted with a field that should have been refused, kept as fixed cases.
+   * Bodies that reach class-transformer's recursion into nested values (http/validation.ts), and
+   * constructor keys that must be refused, as fixed cases beside the generated ones.
    */
   it('refuses deeply nested bodies and constructor keys with a 400 naming the field', async () => {
     const post = (path: string, body: string, method = 'POST') =>
@@ -588,8 +588,8 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
   });
 
   /**
-   * Two more bodies this fuzz found answered with a 500, fixed by the owners of that code (see
-   * docs/reliability.md, "Findings"), kept as fixed cases.
+   * A deeply nested body under an Idempotency-Key, and an event type whose toString is no
+   * function (docs/reliability.md), as fixed cases beside the generated ones.
    */
   it('answers with a 400 a deeply nested body under an Idempotency-Key and an event type whose toString is no function', async () => {
     const deepArray = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
