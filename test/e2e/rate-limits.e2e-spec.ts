@@ -239,7 +239,7 @@ describe('Resource bounds', () => {
   });
 
   it('answers a HEAD with too large headers with the 431 headers and no body (a client would read it as the next response)', async () => {
-    // Found by the fuzz suite: the JSON body after a HEAD's answer broke the client's parser.
+    // A JSON body after a HEAD's answer would be read by the client's parser as the next response.
     const raw = (method: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => {
@@ -260,9 +260,8 @@ describe('Resource bounds', () => {
   });
 
   it('answers an upload over 1 MiB with a 413 its client reads while still sending, and keeps the connection', async () => {
-    // Found by the fuzz suite under load: the service answered 413 from the Content-Length and
-    // closed the connection with the body unread, so the client's next write met a reset (EPIPE)
-    // and it never read the answer.
+    // Answering 413 from the Content-Length and closing with the body unread would make the
+    // client's next write meet a reset (EPIPE) before it read the answer.
     const ws = await t.provision();
     const declared = 1024 * 1024 + 10;
     const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1');
