@@ -3,23 +3,15 @@ import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
-import { ProjectChanges, ProjectEvent } from './project.events';
+import { ProjectChanges, ProjectCreated, ProjectEvent } from './project.events';
 import { END_DATE_AFTER_START, PROJECT_NOT_FOUND } from './project.values';
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
 
-export interface ProjectFields {
-  name: string;
-  description: string;
-  status: Status;
-  other_status_reason: string | null;
-  start_date: string;
-  end_date: string | null;
-  external_id: string | null;
+/** A project's fields: those it was created with, and those only an update sets. */
+export interface ProjectFields extends Omit<ProjectCreated['data'], 'id' | 'workspace_id'> {
   laanc_number: string | null;
   archived: boolean;
-  created_by: CreatedBy;
-  created: number;
   updated: number;
 }
 
