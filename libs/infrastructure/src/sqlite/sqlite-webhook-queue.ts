@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import Database from './sqlite-driver';
+import { openSharedFile } from './sqlite-open';
 import { limitSql, StatementsByLimit } from './sqlite-limit';
 import { randomBytes } from 'node:crypto';
 import {
@@ -85,10 +86,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
   private stmt!: ReturnType<SqliteWebhookQueue['prepare']>;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSharedFile(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS webhook_fanout (
         name TEXT PRIMARY KEY, position INTEGER NOT NULL, owner TEXT, lease_until INTEGER NOT NULL
