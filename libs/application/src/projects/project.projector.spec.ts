@@ -1,26 +1,22 @@
 import { ProjectChanges, ProjectCreated, projectStream, ProjectUpdated } from '@app/domain';
 import { projectorSpec } from '../projections/projector.spec-helper';
-import { SPEC_CREATED_BY } from '../shared/handler.spec-helper';
+import { given, SPEC_CREATED_BY } from '../shared/handler.spec-helper';
 import { PROJECTS, projectProjector } from './project.projector';
 
-const createdBy = SPEC_CREATED_BY;
-
-const created = (id: string, workspaceId: string): ProjectCreated => ({
-  type: 'project.created',
-  data: {
-    id,
-    workspace_id: workspaceId,
-    name: 'Dam inspection',
-    description: 'Spillway',
-    status: 'other',
-    other_status_reason: 'waiting for the permit',
-    start_date: '2026-12-01',
-    end_date: null,
-    external_id: 'ext-1',
-    created_by: createdBy,
-    created: 100,
-  },
-});
+/** A project created by the spec's API key, with a status reason and an external id, at 100. */
+const created = (id: string, workspaceId: string): ProjectCreated => {
+  const { type, data } = given.projectCreated(id, workspaceId);
+  return {
+    type,
+    data: {
+      ...data,
+      status: 'other',
+      other_status_reason: 'waiting for the permit',
+      external_id: 'ext-1',
+      created: 100,
+    },
+  };
+};
 
 const updated = (id: string, workspaceId: string, changes: ProjectChanges, at: number): ProjectUpdated => ({
   type: 'project.updated',
@@ -40,7 +36,7 @@ const shown = (id: string) => ({
   archived: false,
   external_id: 'ext-1',
   laanc_number: null,
-  created_by: createdBy,
+  created_by: SPEC_CREATED_BY,
 });
 
 describe('project projector: given events -> project documents', () => {
