@@ -200,26 +200,33 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
     const pickFrom = (values: string[]) => fc.constantFrom(...values.map(encodeURIComponent));
     const deleting = route.method === 'DELETE' && route.path.endsWith(`:${name}`);
     const odd = { arbitrary: oddId, weight: 3 };
+    /**
+     * An id of the fuzzed workspace's resource (one a DELETE may take, when the route deletes it),
+     * then any `more` choices, then now and then another workspace's, or an odd one.
+     */
+    const resourceId = (
+      victims: string[],
+      mine: string,
+      theirs: string,
+      weight: number,
+      ...more: fc.WeightedArbitrary<string>[]
+    ) =>
+      fc.oneof(
+        { arbitrary: deleting ? pickFrom(victims) : own(mine), weight },
+        ...more,
+        { arbitrary: own(theirs), weight: 1 },
+        odd,
+      );
     switch (name) {
       case 'projectId':
-        return fc.oneof(
-          { arbitrary: deleting ? pickFrom(fixture.victims.projects) : own(fixture.projectId), weight: 12 },
-          { arbitrary: own(fixture.foreign.projectId), weight: 1 },
-          odd,
-        );
+        return resourceId(fixture.victims.projects, fixture.projectId, fixture.foreign.projectId, 12);
       case 'jobId':
-        return fc.oneof(
-          { arbitrary: deleting ? pickFrom(fixture.victims.jobs) : own(fixture.jobId), weight: 12 },
-          { arbitrary: own(fixture.foreign.jobId), weight: 1 },
-          odd,
-        );
+        return resourceId(fixture.victims.jobs, fixture.jobId, fixture.foreign.jobId, 12);
       case 'jobTypeId':
-        return fc.oneof(
-          { arbitrary: deleting ? pickFrom(fixture.victims.jobTypes) : own(fixture.jobTypeId), weight: 10 },
-          { arbitrary: pickFrom(['wind_turbine', 'cell_tower']), weight: 2 },
-          { arbitrary: own(fixture.foreign.jobTypeId), weight: 1 },
-          odd,
-        );
+        return resourceId(fixture.victims.jobTypes, fixture.jobTypeId, fixture.foreign.jobTypeId, 10, {
+          arbitrary: pickFrom(['wind_turbine', 'cell_tower']),
+          weight: 2,
+        });
       case 'teamMemberId':
         return fc.oneof(
           { arbitrary: pickFrom([fixture.pilotId, fixture.memberId]), weight: 10 },
@@ -227,11 +234,7 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
           odd,
         );
       case 'webhookId':
-        return fc.oneof(
-          { arbitrary: deleting ? pickFrom(fixture.victims.webhooks) : own(fixture.webhookId), weight: 12 },
-          { arbitrary: own(fixture.foreign.webhookId), weight: 1 },
-          odd,
-        );
+        return resourceId(fixture.victims.webhooks, fixture.webhookId, fixture.foreign.webhookId, 12);
       // Operator routes act on a workspace of their own: disabling the fuzzed tenant would end the run's coverage.
       case 'workspaceId':
         return fc.oneof({ arbitrary: own(fixture.operatorWorkspaceId), weight: 10 }, odd);
