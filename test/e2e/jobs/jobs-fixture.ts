@@ -9,8 +9,7 @@ import { TestApp } from '../../support/test-app';
  * occurrences both depend on the date the service runs on.
  */
 
-export const STATUS_MESSAGE =
-  'status must be one of: draft, not_started, planned, in_progress, completed, on_hold, weather_delayed, technical_issues, cancelled, aborted, other';
+export { STATUS_MESSAGE } from '../shared-refusals';
 export const CAPTURE_TYPES = [
   'drone_inspection', 'thermal_inspection', 'video_capture', '3d_mapping', 'lidar_scan',
   'orthomosaic', 'ground_smartphone', 'ground_360', 'panorama',

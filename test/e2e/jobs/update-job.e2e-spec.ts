@@ -1,7 +1,7 @@
+import { Refusal, STATUS_REFUSALS } from '../shared-refusals';
 import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import { HttpResult } from '../../support/test-app';
 import {
-  STATUS_MESSAGE,
   today,
   plusDays,
   t,
@@ -79,10 +79,10 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       expect((await get(id)).body).toMatchObject({ status: 'other', name: 'Same start' });
     });
 
-    it.each<[string, object, string]>([
+    it.each<Refusal>([
+      ...STATUS_REFUSALS,
       ['empty name', { name: '' }, 'name must be between 1 and 100 characters'],
       ['null name', { name: null }, 'name must be a string'],
-      ['unknown status', { status: 'finished' }, STATUS_MESSAGE],
       ['unknown priority', { priority: 'asap' }, 'priority must be one of: low, medium, high'],
       ['null priority', { priority: null }, 'priority must be one of: low, medium, high'],
       ['bad start_date', { start_date: '2026-13-01' }, 'start_date must be a valid ISO date string'],
@@ -98,13 +98,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['longitude out of range', { longitude: -200 }, 'longitude must be between -180 and 180'],
       ['clearing latitude alone', { latitude: null }, 'Both latitude and longitude must be provided together'],
       ['clearing longitude alone', { longitude: null }, 'Both latitude and longitude must be provided together'],
-      ['other without reason', { status: 'other' }, 'other_status_reason is required when status is "other"'],
       ['unknown type', { type: 'teleportation' }, 'type must match a job type configured in the workspace'],
       ['null type', { type: null }, 'type must be a string'],
       ['unknown job_pattern', { job_pattern: 'sometimes' }, 'job_pattern must be one_time or recurring'],
       ['null description', { description: null }, 'description must be a string'],
       ['null inspection_notes', { inspection_notes: null }, 'inspection_notes must be a string'],
-      ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
       [
         'flexible with the stored interval',
         { recurring_frequency: 'flexible' },

@@ -7,8 +7,7 @@ import { TestApp } from '../../support/test-app';
  * the helpers read the current file's values.
  */
 
-export const STATUS_MESSAGE =
-  'status must be one of: draft, not_started, planned, in_progress, completed, on_hold, weather_delayed, technical_issues, cancelled, aborted, other';
+export { STATUS_MESSAGE } from '../shared-refusals';
 
 export type Keys = Awaited<ReturnType<TestApp['provision']>>;
 
