@@ -1,6 +1,6 @@
+import { expectEachPatchRecordedOnce } from '../../support/job-history';
 import { Refusal, STATUS_REFUSALS } from '../shared-refusals';
 import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
-import { HttpResult } from '../../support/test-app';
 import {
   today,
   plusDays,
@@ -178,28 +178,11 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       const results = await Promise.all(patches.map((body) => patch(id, body)));
       expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
 
-      // Every PATCH is one job.updated event carrying exactly its change (none lost, none merged away)...
-      const history: { type: string; change: { changes: Record<string, unknown> } }[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: HttpResult = await t.request(
-          'GET',
-          `${jobsPath()}/${id}/history${cursor ? `?cursor=${cursor}` : ''}`,
-          {
-            token: keys.readKey,
-          },
-        );
-        expect(page.status).toBe(200);
-        history.push(...page.body.history);
-        cursor = page.body.cursor;
-      } while (cursor);
-      const updates = history.filter((e) => e.type === 'job.updated').map((e) => e.change.changes);
-      const key = (p: Record<string, unknown>) => JSON.stringify(p);
-      expect(updates.map(key).sort()).toEqual(patches.map(key).sort());
-
-      // ...and the job shows, for every field, the last of its changes in the recorded order.
-      const expected: Record<string, unknown> = {};
-      for (const change of updates) Object.assign(expected, change);
+      // Every PATCH is one job.updated event carrying exactly its change, and the job shows, for
+      // every field, the last of its changes in the recorded order.
+      const history = (cursor: string | null) =>
+        t.request('GET', `${jobsPath()}/${id}/history${cursor ? `?cursor=${cursor}` : ''}`, { token: keys.readKey });
+      const expected = await expectEachPatchRecordedOnce(history, patches);
       expect((await get(id)).body).toMatchObject(expected);
     });
   });
