@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lateBound } from '../support/late-bound';
 
 /** How a contract suite opens the adapter it checks, and lets it go. */
 export type OpenAdapter<T> = () => Promise<{ store: T; close: () => Promise<void> }>;
@@ -19,12 +20,9 @@ export function adapterUnderTest<T extends object>(open: OpenAdapter<T>, per: 't
     await current?.close();
     current = undefined;
   });
-  return new Proxy({} as T, {
-    get(_, key) {
-      if (current === undefined) throw new Error('the adapter under test is open only while a test runs');
-      const value: unknown = Reflect.get(current.store, key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current.store) : value;
-    },
+  return lateBound(() => {
+    if (current === undefined) throw new Error('the adapter under test is open only while a test runs');
+    return current.store;
   });
 }
 

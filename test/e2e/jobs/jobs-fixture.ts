@@ -1,4 +1,4 @@
-import { TestApp } from '../../support/test-app';
+import { Keys, TestApp, useProvisionedApp } from '../../support/test-app';
 
 /**
  * The set-up the jobs e2e files share (docs/api.md, Jobs, 3.4, 4.2, 7, 8): a service on loopback,
@@ -29,7 +29,7 @@ export const everyNthDay = (from: string, to: string, step: number) => {
   return days;
 };
 
-export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+export type { Keys };
 
 export let t: TestApp;
 export let keys: Keys;
@@ -51,9 +51,8 @@ export const monday = () => nextWeekday(plusDays(today(), 14), 1);
 
 export function useJobsApp() {
   // The tests are about jobs, not rate limits: room for the bursts below whatever the defaults.
+  ({ t, keys } = useProvisionedApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' }));
   beforeAll(async () => {
-    t = await TestApp.start({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
-    keys = await t.provision();
     other = await t.provision({ name: 'Other' });
     projectId = await createProject(keys);
     const member = async (ws: Keys, email: string, role: string) => {
@@ -71,7 +70,6 @@ export function useJobsApp() {
     opsLead = await member(keys, 'ops@example.com', 'ops_lead');
     foreignPilot = await member(other, 'far@example.com', 'pilot');
   });
-  afterAll(() => t.stop());
 }
 
 export async function createProject(ws: Keys) {

@@ -1,4 +1,4 @@
-import { TestApp } from '../../support/test-app';
+import { Keys, TestApp, useProvisionedApp } from '../../support/test-app';
 
 /**
  * The set-up the projects e2e files share (docs/api.md, Projects): a service on loopback with one
@@ -9,7 +9,7 @@ import { TestApp } from '../../support/test-app';
 
 export { STATUS_MESSAGE } from '../shared-refusals';
 
-export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+export type { Keys };
 
 export let t: TestApp;
 export let keys: Keys;
@@ -21,11 +21,7 @@ export const valid = {
 };
 
 export function useProjectsApp() {
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
+  ({ t, keys } = useProvisionedApp());
 }
 
 export const post = (body: unknown, token = keys.fullKey) => t.request('POST', '/v1/projects', { token, body });
