@@ -14,6 +14,8 @@ import { Clock } from '../ports/clock.port';
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { IdGenerator, timeOrderedIds } from '../ports/id-generator.port';
 import { ReadModelStore } from '../ports/read-model.port';
+import { SubjectKeyStore } from '../ports/subject-key-store.port';
+import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { AnyDomainEvent, SpecHistory } from '../projections/projector.spec-helper';
 import { CommandContext } from './command-context';
 import { useEmbeddedStores } from './embedded-stores.spec-helper';
@@ -66,6 +68,13 @@ export function handlerSpec() {
     },
     get events(): EventStore {
       return stores.events;
+    },
+    /** The subject keys, and the vault that seals personal data with them. */
+    get keys(): SubjectKeyStore {
+      return stores.keys;
+    },
+    get vault(): PersonalDataVault {
+      return stores.vault;
     },
     /** A request of an API key of `workspaceId` (the operator's when `actor` says so). */
     context(workspaceId: string | null, extra: Partial<CommandContext> & { actor?: Actor } = {}): CommandContext {
