@@ -1,7 +1,7 @@
 import { createdWebhookFields, WebhookEvent, webhookView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
-import { Projector } from '../projections/projector';
+import { Projector, putCreated } from '../projections/projector';
 
 export const WEBHOOKS = 'webhooks';
 
@@ -20,17 +20,7 @@ export const webhookProjector: Projector = {
       case 'webhook.created': {
         const d = event.data;
         const doc = webhookView(d.id, createdWebhookFields(d));
-        return [
-          {
-            op: 'put',
-            collection: WEBHOOKS,
-            id: d.id,
-            workspaceId: d.workspace_id,
-            seq: recorded.position,
-            version,
-            doc,
-          },
-        ];
+        return [putCreated(recorded, WEBHOOKS, d.id, d.workspace_id, doc)];
       }
       case 'webhook.updated':
         return merge(event.data.id, { ...event.data.changes, updated: event.data.updated });
