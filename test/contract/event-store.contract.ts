@@ -1,25 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, NewEvent, RecordedEvent, START, WrongExpectedRevisionError } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /**
  * The behaviour every EventStore adapter must show. Run by
  * sqlite-event-store.contract.spec.ts (always) and eventstoredb-event-store.contract.spec.ts
  * (when EVENTSTOREDB_URL is set). Stream names are random so suites can share a server.
  */
-export function eventStoreContract(
-  name: string,
-  open: () => Promise<{ store: EventStore; close: () => Promise<void> }>,
-) {
+export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) {
   describe(`EventStore contract: ${name}`, () => {
-    let store: EventStore;
-    let close: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ store, close } = await open());
-    });
-    afterEach(async () => {
-      await close();
-    });
+    const store = adapterUnderTest(open);
 
     const stream = () => `test-${randomUUID()}`;
     const event = (type = 'test.happened', data: unknown = { n: 1 }): NewEvent => ({
@@ -199,27 +189,48 @@ export function eventStoreContract(
       expect(await store.headPosition()).toBeGreaterThanOrEqual(mine[2].position);
     });
 
-    it('subscribes to $all from a checkpoint: catches up, then receives live events in order', async () => {
-      const s = stream();
-      const before = await store.headPosition();
-      await store.appendToStream(s, [event('sub.1'), event('sub.2')], { expectedRevision: 'no_stream' });
+    /**
+     * The events of stream `s` a subscription from `after` delivers while `act` runs, until `enough`
+     * of them have come (within 10 s); the subscription is stopped after.
+     */
+    const subscribedUntil = async (
+      after: number,
+      s: string,
+      enough: (seen: RecordedEvent[]) => boolean,
+      act: () => Promise<void>,
+    ): Promise<RecordedEvent[]> => {
       const seen: RecordedEvent[] = [];
       let resolveDone: () => void;
       const done = new Promise<void>((r) => (resolveDone = r));
       const subscription = store.subscribeToAll({
-        after: before,
+        after,
         onEvents: async (events) => {
           seen.push(...events.filter((e) => e.streamId === s));
-          if (seen.length >= 4) resolveDone();
+          if (enough(seen)) resolveDone();
         },
       });
       try {
-        await store.appendToStream(s, [event('sub.3')], { expectedRevision: 1 });
-        await store.appendToStream(s, [event('sub.4')], { expectedRevision: 2 });
+        await act();
         await withTimeout(done, 10_000);
       } finally {
         await subscription.stop();
       }
+      return seen;
+    };
+
+    it('subscribes to $all from a checkpoint: catches up, then receives live events in order', async () => {
+      const s = stream();
+      const before = await store.headPosition();
+      await store.appendToStream(s, [event('sub.1'), event('sub.2')], { expectedRevision: 'no_stream' });
+      const seen = await subscribedUntil(
+        before,
+        s,
+        (events) => events.length >= 4,
+        async () => {
+          await store.appendToStream(s, [event('sub.3')], { expectedRevision: 1 });
+          await store.appendToStream(s, [event('sub.4')], { expectedRevision: 2 });
+        },
+      );
       expect(seen.map((e) => e.type)).toEqual(['sub.1', 'sub.2', 'sub.3', 'sub.4']);
       const positions = seen.map((e) => e.position);
       expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -229,23 +240,13 @@ export function eventStoreContract(
       const s = stream();
       await store.appendToStream(s, [event('old')], { expectedRevision: 'no_stream' });
       const checkpoint = await store.headPosition();
-      const seen: string[] = [];
-      let resolveDone: () => void;
-      const done = new Promise<void>((r) => (resolveDone = r));
-      const subscription = store.subscribeToAll({
-        after: checkpoint,
-        onEvents: async (events) => {
-          for (const e of events) if (e.streamId === s) seen.push(e.type);
-          if (seen.includes('new')) resolveDone();
-        },
-      });
-      try {
-        await store.appendToStream(s, [event('new')], { expectedRevision: 0 });
-        await withTimeout(done, 10_000);
-      } finally {
-        await subscription.stop();
-      }
-      expect(seen).toEqual(['new']);
+      const seen = await subscribedUntil(
+        checkpoint,
+        s,
+        (events) => events.some((e) => e.type === 'new'),
+        () => store.appendToStream(s, [event('new')], { expectedRevision: 0 }).then(() => undefined),
+      );
+      expect(seen.map((e) => e.type)).toEqual(['new']);
     });
   });
 }

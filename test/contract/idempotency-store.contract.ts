@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { IdempotencyClaim, IdempotencyStore, StoredResponse } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /**
  * The behaviour every IdempotencyStore adapter must show. Run by
  * sqlite-idempotency-store.contract.spec.ts (always) and mongodb-idempotency-store.contract.spec.ts
  * (when MONGODB_URL is set). Scopes are random so suites can share a database; time is passed in.
  */
-export function idempotencyStoreContract(
-  name: string,
-  open: () => Promise<{ store: IdempotencyStore; close: () => Promise<void> }>,
-) {
+export function idempotencyStoreContract(name: string, open: OpenAdapter<IdempotencyStore>) {
   describe(`IdempotencyStore contract: ${name}`, () => {
-    let store: IdempotencyStore;
-    let close: () => Promise<void>;
-    beforeEach(async () => {
-      ({ store, close } = await open());
-    });
-    afterEach(() => close());
+    const store = adapterUnderTest(open);
 
     const NOW = 1_700_000_000_000;
     const DAY = 24 * 3600_000;

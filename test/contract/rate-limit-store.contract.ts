@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { RateLimitPolicy, RateLimitStore } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /**
  * The behaviour every RateLimitStore adapter must show (the sliding window of buckets described
  * in rate-limit-store.port.ts). Run by memory-rate-limit-store.contract.spec.ts and
  * redis-rate-limit-store.contract.spec.ts. Time is passed in, so nothing here sleeps.
  */
-export function rateLimitStoreContract(
-  name: string,
-  open: () => Promise<{ store: RateLimitStore; close: () => Promise<void> }>,
-) {
+export function rateLimitStoreContract(name: string, open: OpenAdapter<RateLimitStore>) {
   describe(`RateLimitStore contract: ${name}`, () => {
-    let store: RateLimitStore;
-    let close: () => Promise<void>;
-    beforeAll(async () => {
-      ({ store, close } = await open());
-    });
-    afterAll(() => close());
+    const store = adapterUnderTest(open, 'suite');
 
     const minute: RateLimitPolicy = { name: 'minute', limit: 5, windowMs: 60_000, bucketMs: 1_000 };
     const second: RateLimitPolicy = { name: 'second', limit: 3, windowMs: 1_000, bucketMs: 100 };

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Snapshot, SnapshotStore } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /** What every SnapshotStore adapter must do: sqlite-snapshot-store and mongodb-snapshot-store specs. */
-export function snapshotStoreContract(
-  name: string,
-  open: () => Promise<{ store: SnapshotStore; close: () => Promise<void> }>,
-) {
+export function snapshotStoreContract(name: string, open: OpenAdapter<SnapshotStore>) {
   describe(`SnapshotStore contract: ${name}`, () => {
-    let store: SnapshotStore;
-    let close: () => Promise<void>;
-    beforeEach(async () => ({ store, close } = await open()));
-    afterEach(async () => close());
+    const store = adapterUnderTest(open);
 
     const snapshot = (revision: number, version = 1, state: unknown = { n: revision }): Snapshot => ({
       streamId: 'stream-fixed',

@@ -2,19 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteIdempotencyStore } from '@app/infrastructure/sqlite';
+import { inTemporaryDirectory } from './adapter-under-test';
 import { idempotencyStoreContract } from './idempotency-store.contract';
 
-idempotencyStoreContract('sqlite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idem-contract-'));
-  const store = new SqliteIdempotencyStore(join(dir, 'idempotency.db'));
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+idempotencyStoreContract(
+  'sqlite',
+  inTemporaryDirectory('idem-contract-', (dir) => new SqliteIdempotencyStore(join(dir, 'idempotency.db'))),
+);
 
 describe('SqliteIdempotencyStore', () => {
   it('keeps records across reopening, and two handles on one file give a key to one claim only', async () => {

@@ -2,19 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
+import { inTemporaryDirectory } from './adapter-under-test';
 import { subjectKeyStoreContract } from './subject-key-store.contract';
 
-subjectKeyStoreContract('sqlite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'keys-contract-'));
-  const store = new SqliteSubjectKeyStore(join(dir, 'keys.db'));
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+subjectKeyStoreContract(
+  'sqlite',
+  inTemporaryDirectory('keys-contract-', (dir) => new SqliteSubjectKeyStore(join(dir, 'keys.db'))),
+);
 
 it('leaves no copy of a destroyed key in the SQLite files', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'keys-wipe-'));

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SubjectKeyStore } from '@app/application/ports';
+import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /** The behaviour every SubjectKeyStore adapter must show (crypto-shredding keys). */
-export function subjectKeyStoreContract(
-  name: string,
-  open: () => Promise<{ store: SubjectKeyStore; close: () => Promise<void> }>,
-) {
+export function subjectKeyStoreContract(name: string, open: OpenAdapter<SubjectKeyStore>) {
   describe(`SubjectKeyStore contract: ${name}`, () => {
-    let store: SubjectKeyStore;
-    let close: () => Promise<void>;
-    beforeEach(async () => {
-      ({ store, close } = await open());
-    });
-    afterEach(() => close());
+    const store = adapterUnderTest(open);
 
     const subject = () => `usr_${randomUUID()}`;
 

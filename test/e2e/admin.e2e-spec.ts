@@ -1,12 +1,8 @@
 import { rmSync } from 'node:fs';
-import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, TestApp, useTestApp } from '../support/test-app';
 
 describe('Operator API (docs/operator-contract.md) over HTTP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start();
-  });
-  afterAll(() => t.stop());
+  const t = useTestApp();
 
   it('creates a workspace, members and keys; the key is shown once and works', async () => {
     const ws = await t.admin('POST', '/workspaces', { name: 'Skyline', plan: 'enterprise', project_limit: 10 });

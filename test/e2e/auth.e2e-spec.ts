@@ -1,14 +1,7 @@
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 describe('Authentication (spec section 5) over HTTP', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
+  const { t, keys } = useProvisionedApp();
 
   const expectAuthFailure = (res: { status: number; body: unknown }, code_name: string, message: string) => {
     expect(res.status).toBe(403);

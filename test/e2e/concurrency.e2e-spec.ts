@@ -1,16 +1,9 @@
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 /** Optimistic concurrency over HTTP: ETag on reads, If-Match on writes (docs/limits.md). */
 describe('ETag and If-Match', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const valid = { name: 'Dam inspection', description: 'Spillway', status: 'planned', start_date: '2026-12-01' };
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
 
   const create = async (token = keys.fullKey) => {
     const res = await t.request('POST', '/v1/projects', { token, body: valid });

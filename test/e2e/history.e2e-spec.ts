@@ -1,15 +1,8 @@
-import { TestApp } from '../support/test-app';
+import { TestApp, useProvisionedApp } from '../support/test-app';
 
 describe('Event history and audit feed (auditors) over HTTP', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const valid = { name: 'Tower survey', description: 'North face', status: 'planned', start_date: '2026-03-01' };
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
 
   const create = async (token = keys.fullKey) =>
     (await t.request('POST', '/v1/projects', { token, body: valid })).body.id as string;
@@ -136,15 +129,8 @@ describe('Event history and audit feed (auditors) over HTTP', () => {
 });
 
 describe('Job and job type history, and temporal reads', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const today = new Date().toISOString().slice(0, 10);
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
 
   const tick = () => new Promise((r) => setTimeout(r, 3));
 

@@ -4,19 +4,12 @@ import { join } from 'node:path';
 import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { SqliteIdempotencyStore } from '@app/infrastructure/sqlite';
 import { ResponseSealer } from '../../apps/api/src/limits/response-sealer';
-import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, TestApp, useProvisionedApp } from '../support/test-app';
 
 /** Idempotent POST retries with Idempotency-Key (docs/limits.md). */
 describe('Idempotency-Key on POST', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const valid = { name: 'Dam inspection', description: 'Spillway', status: 'planned', start_date: '2026-12-01' };
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
 
   const post = (body: unknown, key: string, token = keys.fullKey, path = '/v1/projects') =>
     t.request('POST', path, { token, body, headers: { 'idempotency-key': key } });

@@ -1,19 +1,14 @@
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp, Keys } from '../support/test-app';
 
-type Keys = Awaited<ReturnType<TestApp['provision']>>;
 type JobType = { id: string; name: string; icon: string; is_predefined: boolean };
 
 describe('Job types (docs/api.md, Job types) over HTTP', () => {
-  let t: TestApp;
-  let keys: Keys;
+  const { t, keys } = useProvisionedApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
   let other: Keys;
 
   beforeAll(async () => {
-    t = await TestApp.start({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
-    keys = await t.provision();
     other = await t.provision({ name: 'Other' });
   });
-  afterAll(() => t.stop());
 
   const list = (ws: Keys, cursor?: string) =>
     t.request('GET', `/v1/job-types${cursor ? `?cursor=${cursor}` : ''}`, { token: ws.readKey });

@@ -2,17 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from '../support/service-process';
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 describe('Observability: /ready, /metrics and the request log', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
+  const { t, keys } = useProvisionedApp();
 
   it('answers /ready with the state of each check, without authentication', async () => {
     const res = await t.request('GET', '/ready');

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * docs/openapi.json is the API reference a reader has without running the service. This keeps it
@@ -17,9 +17,7 @@ export const COMMITTED_DOCUMENT = join(__dirname, '../../docs/openapi.json');
 export const documentText = (document: unknown) => `${JSON.stringify(document, null, 2)}\n`;
 
 describe('docs/openapi.json', () => {
-  let t: TestApp;
-  beforeAll(async () => (t = await TestApp.start()));
-  afterAll(() => t.stop());
+  const t = useTestApp();
 
   it('equals the document the running service serves (UPDATE_OPENAPI=1 rewrites it)', async () => {
     const served = await t.request('GET', '/openapi.json');

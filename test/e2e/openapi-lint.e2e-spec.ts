@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WEBHOOK_EVENT_TYPES } from '@app/domain';
 import { parseRawResponse, rawExchange } from '../support/raw-http';
-import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, useTestApp } from '../support/test-app';
 import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
- * Issue 14: the served OpenAPI document lints clean with @redocly/cli's recommended rules (the
+ * The served OpenAPI document lints clean with @redocly/cli's recommended rules (the
  * same lint `npm run lint:openapi` runs on docs/openapi.json), documents the answers that come
  * from below the routes (408, 413, 414, 415, 431, 503) with the messages the service really sends,
  * and describes the webhook deliveries (OpenAPI 3.1 `webhooks`).
@@ -38,19 +38,15 @@ const exampleMessages = (document: Json, response: Json) =>
   );
 
 describe('OpenAPI document: lint, transport answers, webhooks', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let document: Json;
   let dir: string;
 
   beforeAll(async () => {
-    t = await TestApp.start();
     document = (await t.request('GET', '/openapi.json')).body;
     dir = mkdtempSync(join(tmpdir(), 'wos-openapi-'));
   });
-  afterAll(async () => {
-    await t.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("has no problem, not even a warning, under @redocly/cli's recommended rules", async () => {
     const file = join(dir, 'openapi.json');

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ts from 'typescript';
-import { ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 14: a client generated from the document works unchanged. The test does what a client's
+ * A client generated from the document works unchanged. The test does what a client's
  * developer does: generates types with openapi-typescript from /openapi.json (here, no network),
  * type-checks a flow written against them (strict; a wrong body must not compile), and runs it with
  * openapi-fetch against the real service. Generation and the flow run in their own Node processes:
@@ -92,19 +92,15 @@ function run(file: string, env: Record<string, string>): Promise<string> {
 }
 
 describe('a client generated with openapi-typescript + openapi-fetch', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let dir: string;
 
   beforeAll(async () => {
-    t = await TestApp.start();
     dir = mkdtempSync(join(tmpdir(), 'wos-typed-client-'));
     // The client's project: its own folder, with the packages it depends on.
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   });
-  afterAll(async () => {
-    await t.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is generated from /openapi.json, type-checks a flow and a webhook receiver, and runs the flow: create, get, list, patch, delete', async () => {
     const document = (await t.request('GET', '/openapi.json')).body;

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { ADMIN_TOKEN, HttpResult, TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, HttpResult, useTestApp } from '../support/test-app';
 import { Json, resolveRef } from '../support/openapi-refs';
 
 /**
- * Issue 5 point 6: the OpenAPI 3.1 document at /openapi.json, generated from the controllers and
+ * The OpenAPI 3.1 document at /openapi.json, generated from the controllers and
  * DTOs, and Swagger UI at /docs. The document is checked by a real validator, against the routes
  * the application actually registers, and against what the service actually answers.
  */
@@ -96,16 +96,14 @@ function* walk(value: unknown, where = '#'): Generator<[string, Json]> {
 }
 
 describe('OpenAPI document (/openapi.json)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let document: Json;
   let served: HttpResult;
 
   beforeAll(async () => {
-    t = await TestApp.start();
     served = await t.request('GET', '/openapi.json');
     document = served.body;
   });
-  afterAll(() => t.stop());
 
   it('is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator), every schema valid JSON Schema 2020-12', async () => {
     expect(served.status).toBe(200);
@@ -497,12 +495,7 @@ describe('OpenAPI document (/openapi.json)', () => {
 });
 
 describe('Swagger UI (/docs)', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-  });
-  afterAll(() => t.stop());
+  const t = useTestApp();
 
   it('serves the page and only the files it uses, from swagger-ui-dist, with content types and cache headers', async () => {
     const page = await t.request('GET', '/docs');

@@ -1,15 +1,12 @@
 import Database from '@app/infrastructure/sqlite/sqlite-driver';
 import { join } from 'node:path';
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 describe('Operator tools: projections and event verification over HTTP', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const ids: string[] = [];
 
   beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
     for (let i = 0; i < 300; i++) {
       const res = await t.request('POST', '/v1/projects', {
         token: keys.fullKey,
@@ -21,7 +18,6 @@ describe('Operator tools: projections and event verification over HTTP', () => {
       await t.request('PATCH', `/v1/projects/${id}`, { token: keys.fullKey, body: { status: 'planned' } });
     }
   });
-  afterAll(() => t.stop());
 
   const waitRebuilt = async (name: string) => {
     for (let i = 0; i < 200; i++) {

@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 describe('Erasure without rewriting history (crypto-shredding of member personal data)', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp();
   const email = 'ana.pilot@example.com';
-
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
 
   it('records personal data only sealed, shows it to readers, and erases it everywhere on request', async () => {
     const member = await t.admin('POST', `/workspaces/${keys.workspaceId}/members`, {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore, ProjectionEngine } from '@app/application';
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 const start = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 const project = { name: 'Dam inspection', description: 'Spillway', status: 'planned', start_date: start };
@@ -18,14 +18,11 @@ function sample(metrics: string, name: string, labels: Record<string, string>): 
 
 describe('Projection failures over HTTP: a poison event, a stalled engine, causation ids', () => {
   describe('a job projector that throws on a crafted event', () => {
-    let t: TestApp;
-    let keys: Awaited<ReturnType<TestApp['provision']>>;
+    const { t, keys } = useProvisionedApp({ READ_YOUR_WRITES_TIMEOUT_MS: '2000' });
     let projectId: string;
     let jobId: string;
 
     beforeAll(async () => {
-      t = await TestApp.start({ READ_YOUR_WRITES_TIMEOUT_MS: '2000' });
-      keys = await t.provision();
       projectId = (await t.request('POST', '/v1/projects', { token: keys.fullKey, body: project })).body.id;
       const job = await t.request('POST', `/v1/projects/${projectId}/jobs`, {
         token: keys.fullKey,
@@ -61,7 +58,6 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
       }
       throw new Error('the crafted event was not parked');
     });
-    afterAll(() => t.stop());
 
     it('parks the event for the jobs projection only and names it; every projection keeps its checkpoint moving', async () => {
       const list = await t.admin('GET', '/projections/dead-letters?projection=jobs');
@@ -156,14 +152,7 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
   });
 
   describe('a stalled projection engine', () => {
-    let t: TestApp;
-    let keys: Awaited<ReturnType<TestApp['provision']>>;
-
-    beforeAll(async () => {
-      t = await TestApp.start({ READ_YOUR_WRITES_TIMEOUT_MS: '300' });
-      keys = await t.provision();
-    });
-    afterAll(() => t.stop());
+    const { t, keys } = useProvisionedApp({ READ_YOUR_WRITES_TIMEOUT_MS: '300' });
 
     it('answers a committed write with X-Read-Consistency: pending and counts it; after a restart the header is gone', async () => {
       const engine = t.app.get(ProjectionEngine);
@@ -188,14 +177,7 @@ describe('Projection failures over HTTP: a poison event, a stalled engine, causa
   });
 
   describe('causation ids', () => {
-    let t: TestApp;
-    let keys: Awaited<ReturnType<TestApp['provision']>>;
-
-    beforeAll(async () => {
-      t = await TestApp.start();
-      keys = await t.provision();
-    });
-    afterAll(() => t.stop());
+    const { t, keys } = useProvisionedApp();
 
     it('records the command behind every event: the request id of an HTTP command', async () => {
       const requestId = `req-${randomUUID()}`;

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { ProjectionEngine } from '@app/application';
 import { RedisServer } from '../support/redis-server';
-import { TestApp } from '../support/test-app';
+import { TestApp, useTestApp } from '../support/test-app';
 
 /** Request-rate limits of docs/api.md, Limits and the resource bounds (docs/limits.md), over real HTTP. */
 
@@ -27,11 +27,7 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Rate limits in production (defaults: 1000 per minute and 1000 per second, per API key)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start({ DEPLOYMENT: 'production' });
-  });
-  afterAll(() => t.stop());
+  const t = useTestApp({ DEPLOYMENT: 'production' });
 
   it('serves 1000 requests of a key within a minute and refuses the 1001st with 429, while another key is served', async () => {
     const busy = await t.provision({ name: 'Busy' });
@@ -93,12 +89,8 @@ describe('Rate limits in production (defaults: 1000 per minute and 1000 per seco
 });
 
 describe('Requests without a valid API key in production count per client IP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // Small figures keep the test short; what is tested (who counts against what) does not depend on them.
-    t = await TestApp.start({ DEPLOYMENT: 'production', RATE_LIMIT_PER_MINUTE: '20', RATE_LIMIT_PER_SECOND: '1000' });
-  });
-  afterAll(() => t.stop());
+  // Small figures keep the test short; what is tested (who counts against what) does not depend on them.
+  const t = useTestApp({ DEPLOYMENT: 'production', RATE_LIMIT_PER_MINUTE: '20', RATE_LIMIT_PER_SECOND: '1000' });
 
   it('limits floods of invalid keys per address, without touching the valid keys', async () => {
     const ws = await t.provision(); // operator requests: not counted against 127.0.0.1
@@ -120,11 +112,7 @@ describe('Requests without a valid API key in production count per client IP', (
 });
 
 describe('Rate limits in the sandbox (defaults: 100 per minute and 25 per second, per client IP)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start({ DEPLOYMENT: 'sandbox' });
-  });
-  afterAll(() => t.stop());
+  const t = useTestApp({ DEPLOYMENT: 'sandbox' });
 
   it('refuses the 26th request within a second, before authentication, and the 101st within a minute', async () => {
     const ws = await t.provision(); // operator requests: not counted (operators are not API consumers)
@@ -224,13 +212,12 @@ describe('Two service instances on one Redis', () => {
 });
 
 describe('Resource bounds', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start({}, undefined, {
+  const t = useTestApp(
+    {},
+    {
       bounds: { headersTimeoutMs: 300, requestTimeoutMs: 500, handlerTimeoutMs: 500, timeoutCheckEveryMs: 50 },
-    });
-  });
-  afterAll(() => t.stop());
+    },
+  );
 
   it('refuses request headers over 16 KiB with a JSON 431', async () => {
     const res = await t.request('GET', '/v1/projects', { headers: { 'x-padding': 'p'.repeat(20 * 1024) } });
@@ -239,7 +226,7 @@ describe('Resource bounds', () => {
   });
 
   it('answers a HEAD with too large headers with the 431 headers and no body (a client would read it as the next response)', async () => {
-    // Found by the fuzz suite: the JSON body after a HEAD's answer broke the client's parser.
+    // A JSON body after a HEAD's answer would be read by the client's parser as the next response.
     const raw = (method: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => {
@@ -260,9 +247,8 @@ describe('Resource bounds', () => {
   });
 
   it('answers an upload over 1 MiB with a 413 its client reads while still sending, and keeps the connection', async () => {
-    // Found by the fuzz suite under load: the service answered 413 from the Content-Length and
-    // closed the connection with the body unread, so the client's next write met a reset (EPIPE)
-    // and it never read the answer.
+    // Answering 413 from the Content-Length and closing with the body unread would make the
+    // client's next write meet a reset (EPIPE) before it read the answer.
     const ws = await t.provision();
     const declared = 1024 * 1024 + 10;
     const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1');

@@ -1,20 +1,17 @@
 import { BODY_NOT_OBJECT } from '../../apps/api/src/http/validation';
-import { TestApp } from '../support/test-app';
+import { useProvisionedApp } from '../support/test-app';
 
 /**
  * Every route that takes a body takes a JSON object: any other JSON value is a 400 naming the
- * problem, and changes nothing. (A `null` PATCH body used to read as "no changes": 200.)
+ * problem, and changes nothing (a `null` PATCH body too: it is not an empty change).
  */
 describe('Request bodies that are not JSON objects', () => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<TestApp['provision']>>;
+  const { t, keys } = useProvisionedApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   let projectId: string;
   let jobId: string;
   let webhookId: string;
 
   beforeAll(async () => {
-    t = await TestApp.start({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    keys = await t.provision();
     const as = (method: string, path: string, body: unknown) => t.request(method, path, { token: keys.fullKey, body });
     projectId = (
       await as('POST', '/v1/projects', { name: 'P', description: 'd', status: 'planned', start_date: '2030-01-01' })
@@ -31,7 +28,6 @@ describe('Request bodies that are not JSON objects', () => {
       await as('POST', '/v1/webhooks', { name: 'W', url: 'https://127.0.0.1:9/hook', event_types: ['project.created'] })
     ).body.id;
   });
-  afterAll(() => t.stop());
 
   const NOT_OBJECTS = ['null', '"text"', '42', 'true', '[]', '[{"name":"x"}]'];
   const routes = () => [

@@ -1,12 +1,9 @@
-import { TestApp } from '../support/test-app';
-
-type Keys = Awaited<ReturnType<TestApp['provision']>>;
+import { useProvisionedApp, Keys } from '../support/test-app';
 
 const ROLE_MESSAGE = 'role must be one of: root, project_manager, ops_lead, pilot, client, all';
 
 describe('Team members (docs/api.md, Team) over HTTP', () => {
-  let t: TestApp;
-  let keys: Keys;
+  const { t, keys } = useProvisionedApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
   let other: Keys;
   const members: { id: string; role: string; email: string }[] = [];
 
@@ -17,8 +14,6 @@ describe('Team members (docs/api.md, Team) over HTTP', () => {
   };
 
   beforeAll(async () => {
-    t = await TestApp.start({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
-    keys = await t.provision();
     other = await t.provision({ name: 'Other' });
     const roles = ['root', 'project_manager', 'ops_lead', 'pilot', 'client', 'pilot'];
     for (const [i, role] of roles.entries()) {
@@ -26,7 +21,6 @@ describe('Team members (docs/api.md, Team) over HTTP', () => {
       members.push({ id: await add(keys, { email, role, first_name: `M${i}` }), role, email });
     }
   });
-  afterAll(() => t.stop());
 
   const list = (query = '', token = keys.readKey) => t.request('GET', `/v1/team${query}`, { token });
 

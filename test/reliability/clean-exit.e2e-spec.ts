@@ -7,8 +7,8 @@ import type { ServiceProcess } from '../support/service-process';
 import { startServiceProcess } from '../support/service-start';
 
 /**
- * Clean starts and stops on the Node that runs the tests (issue 12: CI runs this suite on the
- * machine's Node and on Node 24). On Node 24.19+ a better-sqlite3 built on `node::ObjectWrap`
+ * Clean starts and stops on the Node that runs the tests (CI runs this suite on the machine's
+ * Node and on Node 24). On Node 24.19+ a better-sqlite3 built on `node::ObjectWrap`
  * (12.x) aborted the service in about half of its starts: a prepared statement collected by the
  * garbage collector where no Node environment was current tripped a CHECK in
  * `RemoveEnvironmentCleanupHook` (SIGABRT, exit 134), at start-up, under load or at shutdown

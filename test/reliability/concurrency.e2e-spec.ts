@@ -1,9 +1,10 @@
+import { expectEachPatchRecordedOnce } from '../support/job-history';
 import { plusDays, today } from '../support/dates';
 import { reliabilityProfile, UNLIMITED_RATE } from '../support/reliability-profile';
 import { HttpResult, TestApp } from '../support/test-app';
 
 /**
- * Concurrency (issue 8, docs/reliability.md): what the per-endpoint tests in test/e2e do not
+ * Concurrency (docs/reliability.md): what the per-endpoint tests in test/e2e do not
  * cover — many kinds of request at once against one workspace, across endpoints, with the
  * invariants that must hold whatever the interleaving: no 5xx, the plan's project limit never
  * exceeded and every slot accounted for, no lost field update, assignments equal to the net
@@ -314,18 +315,9 @@ describe(`Concurrency across endpoints (${profile.name} profile)`, () => {
     expect(patched.map((p) => p.res.status)).toEqual(Array(50).fill(200));
 
     // Every PATCH is recorded once with exactly its change, and the job shows the last of each.
-    const history: { type: string; change: { changes: Record<string, unknown> } }[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: HttpResult = await call('GET', `${jobPath}/history${cursor ? `?cursor=${cursor}` : ''}`, ws.readKey);
-      history.push(...page.body.history);
-      cursor = page.body.cursor;
-    } while (cursor);
-    const updates = history.filter((e) => e.type === 'job.updated').map((e) => e.change.changes);
-    const key = (p: Record<string, unknown>) => JSON.stringify(p);
-    expect(updates.map(key).sort()).toEqual(patches.map(key).sort());
-    const last: Record<string, unknown> = {};
-    for (const change of updates) Object.assign(last, change);
+    const history = (cursor: string | null) =>
+      call('GET', `${jobPath}/history${cursor ? `?cursor=${cursor}` : ''}`, ws.readKey);
+    const last = await expectEachPatchRecordedOnce(history, patches);
     const job = (await call('GET', jobPath, ws.readKey)).body;
     expect(job).toMatchObject(last);
 

@@ -16,7 +16,7 @@ import type { ServiceProcess } from '../support/service-process';
 import { startServiceProcess } from '../support/service-start';
 
 /**
- * Crash safety (issue 8, docs/reliability.md). The built service runs as a child process on one
+ * Crash safety (docs/reliability.md). The built service runs as a child process on one
  * DATA_DIR while concurrent writers create and change projects and jobs; it is killed with SIGKILL
  * at random moments (during writes, during a projection rebuild, while webhook deliveries are being
  * retried) and restarted on the same DATA_DIR, over and over. After every restart:

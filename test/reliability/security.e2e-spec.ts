@@ -17,7 +17,7 @@ import { startServiceProcess } from '../support/service-start';
 
 /**
  * Security against the OWASP API Security Top 10 (2023), over the built service as a process
- * (issue 8, docs/reliability.md). Routes come from the controllers' own metadata, so a route added
+ * (docs/reliability.md). Routes come from the controllers' own metadata, so a route added
  * later is checked too, or the suite fails asking for a fixture for its parameter.
  *
  * - API1 broken object level authorization: every id-bearing route, called with another

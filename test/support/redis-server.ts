@@ -1,8 +1,9 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './service-start';
 
 /**
  * A throw-away redis-server for tests: its own loopback port and temp directory, no persistence,
@@ -74,17 +75,6 @@ export class RedisServer {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once the server answers PING; rejects if it exits or takes longer than 10 s. */

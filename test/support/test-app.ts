@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp, CreateAppOptions } from '../../apps/api/src/bootstrap';
 import { loadConfig } from '../../apps/api/src/config';
 import { prepareDataDir } from '../../apps/api/src/data-dir';
+import { lateBound } from './late-bound';
 
 export const ADMIN_TOKEN = 'adm_test_token_for_e2e';
 
@@ -104,4 +105,36 @@ export class TestApp {
       readKeyId: read.body.id as string,
     };
   }
+}
+
+/** The keys of a provisioned workspace (`TestApp.provision`). */
+export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+
+/** Answers a value a `beforeAll` has set; before that (or after the tests), says so. */
+function started<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the service runs only while the tests of its describe do');
+  return value;
+}
+
+/**
+ * A service for the calling `describe`, started with `env` (and `appOptions`, as `TestApp.start`
+ * takes them) before its tests and stopped after them. The answer stands for the running service.
+ */
+export function useTestApp(env: Record<string, string> = {}, appOptions: CreateAppOptions = {}): TestApp {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await TestApp.start(env, undefined, appOptions);
+  });
+  afterAll(() => t?.stop());
+  return lateBound(() => started(t));
+}
+
+/** `useTestApp` with one provisioned workspace: `keys` stands for that workspace's keys. */
+export function useProvisionedApp(env: Record<string, string> = {}): { t: TestApp; keys: Keys } {
+  const t = useTestApp(env);
+  let keys: Keys | undefined;
+  beforeAll(async () => {
+    keys = await t.provision();
+  });
+  return { t, keys: lateBound(() => started(keys)) };
 }

@@ -28,7 +28,7 @@ const ADMIN_TOKEN = 'topology-admin-token-0123456789abcdef';
 const ENV = { ADMIN_TOKEN, LOG_LEVEL: 'silent', ...UNLIMITED_RATE };
 /** Replicas answer `pending` after this when the projector is down (the default 10 s would only slow the suite). */
 const REPLICA_ENV = { ...ENV, PROJECTIONS: 'external', READ_YOUR_WRITES_TIMEOUT_MS: '1500' };
-/** Events written before /ready is judged (the issue's probe: 1,500). */
+/** Events written before /ready is judged: thousands, so the checkpoints are real ones well past the start. */
 const MIN_EVENTS = 1_600;
 
 jest.setTimeout(120_000);

@@ -1,5 +1,6 @@
+import { CREATE_NAME_REFUSALS, Refusal, STATUS_REFUSALS } from '../shared-refusals';
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import {
-  STATUS_MESSAGE,
   CAPTURE_TYPES,
   today,
   plusDays,
@@ -44,12 +45,7 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
         external_id: null,
         created: expect.any(Number),
         updated: expect.any(Number),
-        recurring_frequency: null,
-        recurring_interval: null,
-        selected_days_of_week: null,
-        week_of_month: null,
-        weeks_of_month: null,
-        flights_per_occurrence: null,
+        ...NOT_RECURRING,
       });
       expect(Object.keys(res.body)).toEqual([
         'id', 'name', 'description', 'type', 'status', 'priority', 'job_pattern', 'start_date', 'end_date',
@@ -105,12 +101,9 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       expect((await get(id)).body).toMatchObject({ status: 'not_started', priority: 'medium', end_date: null });
     });
 
-    it.each<[string, object, string]>([
-      ['missing name', { name: undefined }, 'name is required'],
-      ['null name', { name: null }, 'name is required'],
-      ['empty name', { name: '' }, 'name must be between 1 and 100 characters'],
-      ['long name', { name: 'n'.repeat(101) }, 'name must be between 1 and 100 characters'],
-      ['numeric name', { name: 7 }, 'name must be a string'],
+    it.each<Refusal>([
+      ...CREATE_NAME_REFUSALS,
+      ...STATUS_REFUSALS,
       ['missing type', { type: undefined }, 'type is required'],
       ['numeric type', { type: 3 }, 'type must be a string'],
       ['unknown type', { type: 'crop_dusting' }, 'type must match a job type configured in the workspace'],
@@ -133,14 +126,6 @@ describe('Jobs (docs/api.md, Jobs) over HTTP', () => {
       ['longitude below -180', { latitude: 0, longitude: -180.1 }, 'longitude must be between -180 and 180'],
       ['latitude alone', { latitude: 10 }, 'latitude and longitude must be provided together'],
       ['longitude alone', { longitude: 10, latitude: null }, 'latitude and longitude must be provided together'],
-      ['unknown status', { status: 'done' }, STATUS_MESSAGE],
-      ['other without reason', { status: 'other' }, 'other_status_reason is required when status is "other"'],
-      [
-        'long reason',
-        { status: 'other', other_status_reason: 'r'.repeat(201) },
-        'other_status_reason must be between 1 and 200 characters',
-      ],
-      ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
       ['unknown priority', { priority: 'urgent' }, 'priority must be one of: low, medium, high'],
       ['long description', { description: 'd'.repeat(1001) }, 'description must not exceed 1000 characters'],
       ['numeric description', { description: 5 }, 'description must be a string'],

@@ -1,4 +1,4 @@
-import { TestApp } from '../../support/test-app';
+import { Keys, TestApp, useProvisionedApp } from '../../support/test-app';
 
 /**
  * The set-up the jobs e2e files share (docs/api.md, Jobs, 3.4, 4.2, 7, 8): a service on loopback,
@@ -9,8 +9,7 @@ import { TestApp } from '../../support/test-app';
  * occurrences both depend on the date the service runs on.
  */
 
-export const STATUS_MESSAGE =
-  'status must be one of: draft, not_started, planned, in_progress, completed, on_hold, weather_delayed, technical_issues, cancelled, aborted, other';
+export { STATUS_MESSAGE } from '../shared-refusals';
 export const CAPTURE_TYPES = [
   'drone_inspection', 'thermal_inspection', 'video_capture', '3d_mapping', 'lidar_scan',
   'orthomosaic', 'ground_smartphone', 'ground_360', 'panorama',
@@ -30,7 +29,7 @@ export const everyNthDay = (from: string, to: string, step: number) => {
   return days;
 };
 
-export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+export type { Keys };
 
 export let t: TestApp;
 export let keys: Keys;
@@ -52,9 +51,8 @@ export const monday = () => nextWeekday(plusDays(today(), 14), 1);
 
 export function useJobsApp() {
   // The tests are about jobs, not rate limits: room for the bursts below whatever the defaults.
+  ({ t, keys } = useProvisionedApp({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' }));
   beforeAll(async () => {
-    t = await TestApp.start({ RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SECOND: '1000000' });
-    keys = await t.provision();
     other = await t.provision({ name: 'Other' });
     projectId = await createProject(keys);
     const member = async (ws: Keys, email: string, role: string) => {
@@ -72,7 +70,6 @@ export function useJobsApp() {
     opsLead = await member(keys, 'ops@example.com', 'ops_lead');
     foreignPilot = await member(other, 'far@example.com', 'pilot');
   });
-  afterAll(() => t.stop());
 }
 
 export async function createProject(ws: Keys) {

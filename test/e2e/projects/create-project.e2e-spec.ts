@@ -1,3 +1,4 @@
+import { CREATE_NAME_REFUSALS, Refusal, STATUS_REFUSALS } from '../shared-refusals';
 import { STATUS_MESSAGE, t, keys, valid, useProjectsApp, post, get, create } from './projects-fixture';
 
 describe('Projects (docs/api.md, Projects) over HTTP', () => {
@@ -35,12 +36,9 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
       expect(read.body).not.toHaveProperty('other_status_reason');
     });
 
-    it.each<[string, object, string]>([
-      ['missing name', { name: undefined }, 'name is required'],
-      ['null name', { name: null }, 'name is required'],
-      ['empty name', { name: '' }, 'name must be between 1 and 100 characters'],
-      ['long name', { name: 'n'.repeat(101) }, 'name must be between 1 and 100 characters'],
-      ['numeric name', { name: 42 }, 'name must be a string'],
+    it.each<Refusal>([
+      ...CREATE_NAME_REFUSALS,
+      ...STATUS_REFUSALS,
       ['missing start_date', { start_date: undefined }, 'start_date is required'],
       ['bad start_date', { start_date: '03/01/2026' }, 'start_date must be a valid ISO date string'],
       ['impossible start_date', { start_date: '2026-02-30' }, 'start_date must be a valid ISO date string'],
@@ -50,14 +48,6 @@ describe('Projects (docs/api.md, Projects) over HTTP', () => {
       ['missing description', { description: undefined }, 'description is required'],
       ['long description', { description: 'd'.repeat(1001) }, 'description must be between 1 and 1000 characters'],
       ['missing status', { status: undefined }, STATUS_MESSAGE],
-      ['unknown status', { status: 'done' }, STATUS_MESSAGE],
-      ['other without reason', { status: 'other' }, 'other_status_reason is required when status is "other"'],
-      [
-        'long reason',
-        { status: 'other', other_status_reason: 'r'.repeat(201) },
-        'other_status_reason must be between 1 and 200 characters',
-      ],
-      ['long external_id', { external_id: 'e'.repeat(256) }, 'external_id must not exceed 255 characters'],
       ['unknown field', { color: 'red' }, 'color is not an allowed field'],
       ['laanc_number on create', { laanc_number: 'L-1' }, 'laanc_number is not an allowed field'],
     ])('refuses %s with 400', async (_name, overrides, message) => {

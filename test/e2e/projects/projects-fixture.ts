@@ -1,4 +1,4 @@
-import { TestApp } from '../../support/test-app';
+import { Keys, TestApp, useProvisionedApp } from '../../support/test-app';
 
 /**
  * The set-up the projects e2e files share (docs/api.md, Projects): a service on loopback with one
@@ -7,10 +7,9 @@ import { TestApp } from '../../support/test-app';
  * the helpers read the current file's values.
  */
 
-export const STATUS_MESSAGE =
-  'status must be one of: draft, not_started, planned, in_progress, completed, on_hold, weather_delayed, technical_issues, cancelled, aborted, other';
+export { STATUS_MESSAGE } from '../shared-refusals';
 
-export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+export type { Keys };
 
 export let t: TestApp;
 export let keys: Keys;
@@ -22,11 +21,7 @@ export const valid = {
 };
 
 export function useProjectsApp() {
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
+  ({ t, keys } = useProvisionedApp());
 }
 
 export const post = (body: unknown, token = keys.fullKey) => t.request('POST', '/v1/projects', { token, body });

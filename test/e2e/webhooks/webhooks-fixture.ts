@@ -1,4 +1,4 @@
-import { TestApp } from '../../support/test-app';
+import { Keys, TestApp, useProvisionedApp } from '../../support/test-app';
 
 /**
  * The set-up the webhook API e2e files share (docs/api.md, Webhooks): a service on loopback with
@@ -12,7 +12,7 @@ export const TYPES =
   'project.created, project.updated, project.deleted, job.created, job.updated, job.deleted, job_type.created, job_type.deleted';
 export const NOT_PUBLIC = 'url must not point to a private, loopback, link-local or otherwise internal address';
 
-export type Keys = Awaited<ReturnType<TestApp['provision']>>;
+export type { Keys };
 
 export let t: TestApp;
 export let keys: Keys;
@@ -23,11 +23,7 @@ export const valid = {
 };
 
 export function useWebhooksApp() {
-  beforeAll(async () => {
-    t = await TestApp.start();
-    keys = await t.provision();
-  });
-  afterAll(() => t.stop());
+  ({ t, keys } = useProvisionedApp());
 }
 
 export const post = (body: unknown, token = keys.fullKey) => t.request('POST', '/v1/webhooks', { token, body });

@@ -1,5 +1,5 @@
 import { JobTypeCreated, jobTypeStream } from '@app/domain';
-import { projectorSpec, SpecHistory } from '../projections/projector.spec-helper';
+import { projectorSpec } from '../projections/projector.spec-helper';
 import { JOB_TYPES, jobTypeProjector } from './job-type.projector';
 
 const created = (id: string, workspaceId: string, name = 'Roof survey'): JobTypeCreated => ({
@@ -9,69 +9,48 @@ const created = (id: string, workspaceId: string, name = 'Roof survey'): JobType
 const deleted = (id: string, workspaceId: string) =>
   ({ type: 'job_type.deleted', data: { id, workspace_id: workspaceId, deleted: 200 } }) as const;
 
+/** The document of `created(id, 'ws_1', name)`, recorded at `seq`: a custom type is never predefined. */
+const shown = (id: string, name: string, seq: number) => ({
+  id,
+  workspaceId: 'ws_1',
+  seq,
+  version: 0,
+  doc: { id, name, icon: 'roof', is_predefined: false },
+});
+
 describe('job type projector: given events -> custom job type documents', () => {
   const projection = projectorSpec(jobTypeProjector);
-  let history: SpecHistory;
-  beforeEach(() => {
-    history = new SpecHistory();
-  });
+  const { record } = projection;
+  /** Two types of ws_1, the first deleted. */
+  const createdTwiceDeletedOnce = () => [
+    record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')),
+    record(jobTypeStream('jbt_2'), created('jbt_2', 'ws_1', 'Bridge')),
+    record(jobTypeStream('jbt_1'), deleted('jbt_1', 'ws_1')),
+  ];
 
   it('a created custom type is its view, never predefined', async () => {
-    await projection.given(history.record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')));
+    await projection.given(record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')));
 
-    await projection.expectDocuments({
-      [JOB_TYPES]: [
-        {
-          id: 'jbt_1',
-          workspaceId: 'ws_1',
-          seq: 1,
-          version: 0,
-          doc: { id: 'jbt_1', name: 'Roof survey', icon: 'roof', is_predefined: false },
-        },
-      ],
-    });
+    await projection.expectDocuments({ [JOB_TYPES]: [shown('jbt_1', 'Roof survey', 1)] });
   });
 
   it('a deleted type leaves no document; the others stay', async () => {
-    await projection.given(
-      history.record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')),
-      history.record(jobTypeStream('jbt_2'), created('jbt_2', 'ws_1', 'Bridge')),
-      history.record(jobTypeStream('jbt_1'), deleted('jbt_1', 'ws_1')),
-    );
+    await projection.given(...createdTwiceDeletedOnce());
 
-    await projection.expectDocuments({
-      [JOB_TYPES]: [
-        {
-          id: 'jbt_2',
-          workspaceId: 'ws_1',
-          seq: 2,
-          version: 0,
-          doc: { id: 'jbt_2', name: 'Bridge', icon: 'roof', is_predefined: false },
-        },
-      ],
-    });
+    await projection.expectDocuments({ [JOB_TYPES]: [shown('jbt_2', 'Bridge', 2)] });
   });
 
   it('a redelivered history leaves the same documents: a deleted type does not come back', async () => {
-    const events = [
-      history.record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')),
-      history.record(jobTypeStream('jbt_2'), created('jbt_2', 'ws_1', 'Bridge')),
-      history.record(jobTypeStream('jbt_1'), deleted('jbt_1', 'ws_1')),
-    ];
-    await projection.given(...events);
-    const once = await projection.documents();
+    const events = createdTwiceDeletedOnce();
+    await projection.expectRedeliveriesChangeNothing(events, [events[2]], events);
 
-    await projection.given(events[2]);
-    await projection.given(...events);
-
-    expect(await projection.documents()).toEqual(once);
     expect(await projection.store.count(JOB_TYPES, { workspaceId: 'ws_1' })).toBe(1);
   });
 
   it("another workspace's custom types are listed in that workspace only", async () => {
     await projection.given(
-      history.record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')),
-      history.record(jobTypeStream('jbt_9'), created('jbt_9', 'ws_2', 'Theirs')),
+      record(jobTypeStream('jbt_1'), created('jbt_1', 'ws_1')),
+      record(jobTypeStream('jbt_9'), created('jbt_9', 'ws_2', 'Theirs')),
     );
 
     const list = (ws: string) =>

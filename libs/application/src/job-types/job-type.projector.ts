@@ -1,7 +1,7 @@
 import { JobTypeEvent, JobTypeView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
-import { Projector } from '../projections/projector';
+import { Projector, putCreated } from '../projections/projector';
 
 /** Custom job types only; the predefined ones come from the catalogue in the domain. */
 export const JOB_TYPES = 'job_types';
@@ -20,17 +20,7 @@ export const jobTypeProjector: Projector = {
       case 'job_type.created': {
         const d = event.data;
         const doc: JobTypeView = { id: d.id, name: d.name, icon: d.icon, is_predefined: false };
-        return [
-          {
-            op: 'put',
-            collection: JOB_TYPES,
-            id: d.id,
-            workspaceId: d.workspace_id,
-            seq: recorded.position,
-            version: recorded.revision,
-            doc: { ...doc },
-          },
-        ];
+        return [putCreated(recorded, JOB_TYPES, d.id, d.workspace_id, { ...doc })];
       }
       case 'job_type.deleted':
         return [{ op: 'delete', collection: JOB_TYPES, id: event.data.id }];

@@ -1,7 +1,7 @@
 import { JobEvent, jobView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
-import { Projector } from '../projections/projector';
+import { Projector, putCreated } from '../projections/projector';
 
 export const JOBS = 'jobs';
 /** One document per (job, pilot) assignment; occurrences themselves are derived, never stored. */
@@ -39,7 +39,7 @@ export const jobProjector: Projector = {
       case 'job.created': {
         const { id, workspace_id, project_id, created, ...values } = event.data;
         const doc = jobView(id, project_id, { ...values, created, updated: created });
-        return [{ op: 'put', collection: JOBS, id, workspaceId: workspace_id, seq: recorded.position, version, doc }];
+        return [putCreated(recorded, JOBS, id, workspace_id, doc)];
       }
       case 'job.updated': {
         const set: Record<string, unknown> = { updated: event.data.updated };

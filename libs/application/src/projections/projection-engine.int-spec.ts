@@ -6,6 +6,7 @@ import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqli
 import { NewEvent } from '../ports/event-store.port';
 import { ReadModelStore, StoredDocument } from '../ports/read-model.port';
 import { ALL_PROJECTORS } from './all-projectors';
+import { given } from '../shared/handler.spec-helper';
 import { ProjectionEngine } from './projection-engine';
 
 const operator = { type: 'operator' as const };
@@ -69,26 +70,8 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
     );
     for (let i = 0; i < 30; i++) {
       const id = `prj_${i}`;
-      const createdBy = { id: 'operator', email: null, first_name: 'Operator', last_name: null, profile_picture: null };
       const stream = [
-        event(
-          'project.created',
-          {
-            id,
-            workspace_id: ws,
-            name: `P${i}`,
-            description: 'd',
-            status: 'planned',
-            other_status_reason: null,
-            start_date: '2026-01-01',
-            end_date: null,
-            external_id: null,
-            created_by: createdBy,
-            created: 2,
-          },
-          ws,
-          n++,
-        ),
+        event('project.created', { ...given.projectCreated(id, ws).data, name: `P${i}`, created: 2 }, ws, n++),
         event(
           'project.updated',
           {

@@ -65,7 +65,8 @@ export class SpecHistory {
 
 /**
  * Given events -> expected documents, for one projector on the real embedded read-model store
- * (SQLite in a temporary directory). Events are offered as the projection engine offers them:
+ * (SQLite in a temporary directory). Events are written with `record`, on a history that starts
+ * afresh for every test. Events are offered as the projection engine offers them:
  * only the types the projector `handles`, each event's writes stamped with its position and
  * applied with the projection's checkpoint in one `apply`. Delivering an event twice (`given`
  * with an event already given) is what a redelivery after a crash does: the engine replays from
@@ -76,9 +77,11 @@ export class SpecHistory {
 export function projectorSpec(projector: Projector) {
   let dir: string;
   let store: SqliteReadModelStore;
+  let history: SpecHistory;
   const wants = eventFilter(projector);
 
   beforeEach(async () => {
+    history = new SpecHistory();
     dir = mkdtempSync(join(tmpdir(), `wos-projector-${projector.name}-`));
     store = new SqliteReadModelStore(join(dir, 'read-models.db'));
     await store.init(projector.collections);
@@ -98,20 +101,46 @@ export function projectorSpec(projector: Projector) {
     return out;
   }
 
+  /** The next event of the test's history (`SpecHistory.record`). */
+  function record(streamId: string, event: AnyDomainEvent, metadata: Partial<EventMetadata> = {}): RecordedEvent {
+    return history.record(streamId, event, metadata);
+  }
+
+  /** Applies the events in the order given, one `apply` per event as a live projection does. */
+  async function given(...events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      const ops = wants(event.type) ? projector.project(event) : [];
+      for (const op of ops) op.at = event.position;
+      await store.apply(ops, { [projector.name]: event.position });
+    }
+  }
+
   return {
     /** The read-model store, through its port (for queries a spec makes, e.g. by workspace). */
     get store(): ReadModelStore {
       return store;
     },
-    /** Applies the events in the order given, one `apply` per event as a live projection does. */
-    async given(...events: RecordedEvent[]): Promise<void> {
-      for (const event of events) {
-        const ops = wants(event.type) ? projector.project(event) : [];
-        for (const op of ops) op.at = event.position;
-        await store.apply(ops, { [projector.name]: event.position });
-      }
-    },
+    record,
+    given,
     documents,
+    /** The ids of a collection's documents in one workspace, in list order. */
+    async ids(collection: string, workspaceId: string): Promise<string[]> {
+      return (await store.find(collection, { workspaceId, limit: 100 })).map((doc) => doc.id);
+    },
+    /**
+     * Gives `events`, then each redelivery in turn (what a replay from an older checkpoint
+     * offers again), and expects the documents the events left the first time. Answers those.
+     */
+    async expectRedeliveriesChangeNothing(
+      events: RecordedEvent[],
+      ...redeliveries: RecordedEvent[][]
+    ): Promise<Record<string, StoredDocument[]>> {
+      await given(...events);
+      const once = await documents();
+      for (const redelivery of redeliveries) await given(...redelivery);
+      expect(await documents()).toEqual(once);
+      return once;
+    },
     /**
      * The projector's collections hold exactly these documents (id order); a collection left out
      * must be empty.

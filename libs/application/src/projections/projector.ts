@@ -25,3 +25,17 @@ export function eventFilter(projector: Projector): (type: string) => boolean {
   const types = new Set(projector.handles);
   return (type) => types.has(type);
 }
+
+/**
+ * The write of a resource's document as its creation event leaves it: listed at the event's
+ * position (the list order), at the event's revision of the resource's stream (its version).
+ */
+export function putCreated(
+  recorded: RecordedEvent,
+  collection: string,
+  id: string,
+  workspaceId: string,
+  doc: Record<string, unknown>,
+): WriteOp {
+  return { op: 'put', collection, id, workspaceId, seq: recorded.position, version: recorded.revision, doc };
+}

@@ -1,7 +1,7 @@
 import { projectDecider, ProjectEvent, projectView } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
-import { Projector } from '../projections/projector';
+import { Projector, putCreated } from '../projections/projector';
 
 export const PROJECTS = 'projects';
 
@@ -25,17 +25,7 @@ export const projectProjector: Projector = {
         const state = projectDecider.evolve(projectDecider.initialState(), event);
         if (state.status !== 'live') return [];
         const doc = projectView(d.id, state.fields);
-        return [
-          {
-            op: 'put',
-            collection: PROJECTS,
-            id: d.id,
-            workspaceId: d.workspace_id,
-            seq: recorded.position,
-            version: recorded.revision,
-            doc,
-          },
-        ];
+        return [putCreated(recorded, PROJECTS, d.id, d.workspace_id, doc)];
       }
       case 'project.updated': {
         const set: Record<string, unknown> = { updated: event.data.updated };

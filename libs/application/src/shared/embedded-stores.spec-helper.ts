@@ -5,6 +5,7 @@ import { Actor } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore, SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import { Clock } from '../ports/clock.port';
 import { timeOrderedIds } from './time-ordered-ids';
+import { SubjectKeyStore } from '../ports/subject-key-store.port';
 import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { ALL_PROJECTORS } from '../projections/all-projectors';
 import { ProjectionEngine } from '../projections/projection-engine';
@@ -25,6 +26,7 @@ export interface EmbeddedStores {
   readonly read: SqliteReadModelStore;
   readonly engine: ProjectionEngine;
   readonly repository: EventSourcedRepository;
+  readonly keys: SubjectKeyStore;
   readonly vault: PersonalDataVault;
   /** Settable: `stores.clock.at += …` moves time for the next command. */
   readonly clock: Clock & { at: number };

@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from '@app/domain/jobs/job.spec-helper';
 import {
   Actor,
   CreatedBy,
@@ -14,6 +15,8 @@ import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { IdGenerator } from '../ports/id-generator.port';
 import { timeOrderedIds } from './time-ordered-ids';
 import { ReadModelStore } from '../ports/read-model.port';
+import { SubjectKeyStore } from '../ports/subject-key-store.port';
+import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { AnyDomainEvent, SpecHistory } from '../projections/projector.spec-helper';
 import { CommandContext } from './command-context';
 import { useEmbeddedStores } from './embedded-stores.spec-helper';
@@ -66,6 +69,13 @@ export function handlerSpec() {
     },
     get events(): EventStore {
       return stores.events;
+    },
+    /** The subject keys, and the vault that seals personal data with them. */
+    get keys(): SubjectKeyStore {
+      return stores.keys;
+    },
+    get vault(): PersonalDataVault {
+      return stores.vault;
     },
     /** A request of an API key of `workspaceId` (the operator's when `actor` says so). */
     context(workspaceId: string | null, extra: Partial<CommandContext> & { actor?: Actor } = {}): CommandContext {
@@ -155,12 +165,7 @@ export const given = {
       inspection_notes: null,
       capture_types: null,
       external_id: null,
-      recurring_frequency: null,
-      recurring_interval: null,
-      selected_days_of_week: null,
-      week_of_month: null,
-      weeks_of_month: null,
-      flights_per_occurrence: null,
+      ...NOT_RECURRING,
       other_status_reason: null,
       created: NOW - 1000,
     },

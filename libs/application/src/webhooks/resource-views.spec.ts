@@ -1,19 +1,8 @@
 import { RecordedEvent } from '../ports/event-store.port';
+import { given } from '../shared/handler.spec-helper';
 import { ResourceViews } from './resource-views';
 
-const created = {
-  id: 'p1',
-  workspace_id: 'ws1',
-  name: 'A',
-  description: 'd',
-  status: 'planned',
-  other_status_reason: null,
-  start_date: '2026-01-01',
-  end_date: null,
-  external_id: null,
-  created_by: { id: 'k', email: null, first_name: 'Bot', last_name: null, profile_picture: null },
-  created: 1,
-};
+const created = { ...given.projectCreated('p1', 'ws1').data, name: 'A', created: 1 };
 const stream: RecordedEvent[] = [
   { type: 'project.created', data: created },
   { type: 'project.updated', data: { id: 'p1', workspace_id: 'ws1', changes: { name: 'B' }, updated: 2 } },

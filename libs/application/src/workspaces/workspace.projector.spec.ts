@@ -1,5 +1,5 @@
 import { MemberAdded, workspaceStream } from '@app/domain';
-import { projectorSpec, SpecHistory } from '../projections/projector.spec-helper';
+import { projectorSpec } from '../projections/projector.spec-helper';
 import { API_KEYS, MEMBERS, workspaceProjector, WORKSPACES } from './workspace.projector';
 
 const workspaceCreated = (id: string) =>
@@ -30,19 +30,41 @@ const apiKeyCreated = (workspaceId: string, keyId: string) =>
     },
   }) as const;
 
+/** The member document of `memberAdded(ws, id)`, with `changed` fields. */
+const memberShown = (id: string, changed: object = {}) => ({
+  id,
+  role: 'pilot',
+  status: 'active',
+  title: 'Chief pilot',
+  profile_sealed: 'sealed-profile',
+  created: 200,
+  updated: 200,
+  ...changed,
+});
+/** The key document of `apiKeyCreated(ws, id)`, with `changed` fields: never the key, only its hash. */
+const apiKeyShown = (workspaceId: string, id: string, changed: object = {}) => ({
+  id,
+  workspace_id: workspaceId,
+  name: 'Ops bot',
+  scope: 'read_only',
+  status: 'active',
+  key_hash: 'kh',
+  created: 300,
+  ...changed,
+});
+const erased = (workspaceId: string, memberId: string) =>
+  ({ type: 'workspace.member_erased', data: { workspace_id: workspaceId, member_id: memberId, erased: 500 } }) as const;
+
 describe('workspace projector: given events -> workspace, member and API key documents', () => {
   const projection = projectorSpec(workspaceProjector);
-  let history: SpecHistory;
-  beforeEach(() => {
-    history = new SpecHistory();
-  });
+  const { record } = projection;
 
   it('a workspace, its members (personal data sealed) and its keys (hash only) are one document each', async () => {
     const stream = workspaceStream('ws_1');
     await projection.given(
-      history.record(stream, workspaceCreated('ws_1')),
-      history.record(stream, memberAdded('ws_1', 'usr_1')),
-      history.record(stream, apiKeyCreated('ws_1', 'key_1')),
+      record(stream, workspaceCreated('ws_1')),
+      record(stream, memberAdded('ws_1', 'usr_1')),
+      record(stream, apiKeyCreated('ws_1', 'key_1')),
     );
 
     await projection.expectDocuments({
@@ -55,58 +77,23 @@ describe('workspace projector: given events -> workspace, member and API key doc
           doc: { id: 'ws_1', name: 'Acme', plan: 'pro', project_limit: 5, created: 100, updated: 100 },
         },
       ],
-      [MEMBERS]: [
-        {
-          id: 'usr_1',
-          workspaceId: 'ws_1',
-          seq: 2,
-          version: 0,
-          doc: {
-            id: 'usr_1',
-            role: 'pilot',
-            status: 'active',
-            title: 'Chief pilot',
-            profile_sealed: 'sealed-profile',
-            created: 200,
-            updated: 200,
-          },
-        },
-      ],
-      [API_KEYS]: [
-        {
-          id: 'key_1',
-          workspaceId: 'ws_1',
-          seq: 3,
-          version: 0,
-          doc: {
-            id: 'key_1',
-            workspace_id: 'ws_1',
-            name: 'Ops bot',
-            scope: 'read_only',
-            status: 'active',
-            key_hash: 'kh',
-            created: 300,
-          },
-        },
-      ],
+      [MEMBERS]: [{ id: 'usr_1', workspaceId: 'ws_1', seq: 2, version: 0, doc: memberShown('usr_1') }],
+      [API_KEYS]: [{ id: 'key_1', workspaceId: 'ws_1', seq: 3, version: 0, doc: apiKeyShown('ws_1', 'key_1') }],
     });
   });
 
   it('a plan change, an erasure and a deactivation change only their fields', async () => {
     const stream = workspaceStream('ws_1');
     await projection.given(
-      history.record(stream, workspaceCreated('ws_1')),
-      history.record(stream, memberAdded('ws_1', 'usr_1')),
-      history.record(stream, apiKeyCreated('ws_1', 'key_1')),
-      history.record(stream, {
+      record(stream, workspaceCreated('ws_1')),
+      record(stream, memberAdded('ws_1', 'usr_1')),
+      record(stream, apiKeyCreated('ws_1', 'key_1')),
+      record(stream, {
         type: 'workspace.updated',
         data: { id: 'ws_1', changes: { plan: 'enterprise', project_limit: null }, updated: 400 },
       }),
-      history.record(stream, {
-        type: 'workspace.member_erased',
-        data: { workspace_id: 'ws_1', member_id: 'usr_1', erased: 500 },
-      }),
-      history.record(stream, {
+      record(stream, erased('ws_1', 'usr_1')),
+      record(stream, {
         type: 'workspace.api_key_deactivated',
         data: { workspace_id: 'ws_1', key_id: 'key_1', deactivated: 600 },
       }),
@@ -116,35 +103,15 @@ describe('workspace projector: given events -> workspace, member and API key doc
     expect(docs[WORKSPACES].map((d) => d.doc)).toEqual([
       { id: 'ws_1', name: 'Acme', plan: 'enterprise', project_limit: null, created: 100, updated: 400 },
     ]);
-    expect(docs[MEMBERS].map((d) => d.doc)).toEqual([
-      {
-        id: 'usr_1',
-        role: 'pilot',
-        status: 'active',
-        title: 'Chief pilot',
-        profile_sealed: null,
-        created: 200,
-        updated: 500,
-      },
-    ]);
-    expect(docs[API_KEYS].map((d) => d.doc)).toEqual([
-      {
-        id: 'key_1',
-        workspace_id: 'ws_1',
-        name: 'Ops bot',
-        scope: 'read_only',
-        status: 'inactive',
-        key_hash: 'kh',
-        created: 300,
-      },
-    ]);
+    expect(docs[MEMBERS].map((d) => d.doc)).toEqual([memberShown('usr_1', { profile_sealed: null, updated: 500 })]);
+    expect(docs[API_KEYS].map((d) => d.doc)).toEqual([apiKeyShown('ws_1', 'key_1', { status: 'inactive' })]);
   });
 
   it('project slot bookkeeping on the workspace stream writes nothing here', async () => {
     const stream = workspaceStream('ws_1');
     await projection.given(
-      history.record(stream, workspaceCreated('ws_1')),
-      history.record(stream, {
+      record(stream, workspaceCreated('ws_1')),
+      record(stream, {
         type: 'workspace.project_slot_reserved',
         data: { workspace_id: 'ws_1', project_id: 'prj_1' },
       }),
@@ -156,38 +123,27 @@ describe('workspace projector: given events -> workspace, member and API key doc
   it('a redelivered history leaves the same documents: an erased profile stays erased', async () => {
     const stream = workspaceStream('ws_1');
     const events = [
-      history.record(stream, workspaceCreated('ws_1')),
-      history.record(stream, memberAdded('ws_1', 'usr_1')),
-      history.record(stream, {
-        type: 'workspace.member_erased',
-        data: { workspace_id: 'ws_1', member_id: 'usr_1', erased: 500 },
-      }),
+      record(stream, workspaceCreated('ws_1')),
+      record(stream, memberAdded('ws_1', 'usr_1')),
+      record(stream, erased('ws_1', 'usr_1')),
     ];
-    await projection.given(...events);
-    const once = await projection.documents();
-
-    await projection.given(events[2]);
-    await projection.given(...events);
-
-    expect(await projection.documents()).toEqual(once);
+    const once = await projection.expectRedeliveriesChangeNothing(events, [events[2]], events);
     expect(once[MEMBERS].map((d) => d.doc.profile_sealed)).toEqual([null]);
   });
 
   it("another workspace's members and keys are documents of that workspace only", async () => {
     await projection.given(
-      history.record(workspaceStream('ws_1'), workspaceCreated('ws_1')),
-      history.record(workspaceStream('ws_1'), memberAdded('ws_1', 'usr_1')),
-      history.record(workspaceStream('ws_2'), workspaceCreated('ws_2')),
-      history.record(workspaceStream('ws_2'), memberAdded('ws_2', 'usr_9')),
-      history.record(workspaceStream('ws_2'), apiKeyCreated('ws_2', 'key_9')),
+      record(workspaceStream('ws_1'), workspaceCreated('ws_1')),
+      record(workspaceStream('ws_1'), memberAdded('ws_1', 'usr_1')),
+      record(workspaceStream('ws_2'), workspaceCreated('ws_2')),
+      record(workspaceStream('ws_2'), memberAdded('ws_2', 'usr_9')),
+      record(workspaceStream('ws_2'), apiKeyCreated('ws_2', 'key_9')),
     );
 
-    const ids = (collection: string, ws: string) =>
-      projection.store.find(collection, { workspaceId: ws, limit: 10 }).then((docs) => docs.map((d) => d.id));
-    expect(await ids(WORKSPACES, 'ws_1')).toEqual(['ws_1']);
-    expect(await ids(MEMBERS, 'ws_1')).toEqual(['usr_1']);
-    expect(await ids(API_KEYS, 'ws_1')).toEqual([]);
-    expect(await ids(MEMBERS, 'ws_2')).toEqual(['usr_9']);
-    expect(await ids(API_KEYS, 'ws_2')).toEqual(['key_9']);
+    expect(await projection.ids(WORKSPACES, 'ws_1')).toEqual(['ws_1']);
+    expect(await projection.ids(MEMBERS, 'ws_1')).toEqual(['usr_1']);
+    expect(await projection.ids(API_KEYS, 'ws_1')).toEqual([]);
+    expect(await projection.ids(MEMBERS, 'ws_2')).toEqual(['usr_9']);
+    expect(await projection.ids(API_KEYS, 'ws_2')).toEqual(['key_9']);
   });
 });

@@ -62,6 +62,13 @@ export const workspaceProjector: Projector = {
   project(recorded: RecordedEvent): WriteOp[] {
     const event = recorded as unknown as Handled;
     const seq = recorded.position;
+    /** A whole document, listed at the event's position. */
+    const put = (collection: string, id: string, workspaceId: string, doc: object): WriteOp[] => [
+      { op: 'put', collection, id, workspaceId, seq, doc: { ...doc } },
+    ];
+    const merge = (collection: string, id: string, set: Record<string, unknown>): WriteOp[] => [
+      { op: 'merge', collection, id, set },
+    ];
     switch (event.type) {
       case 'workspace.created': {
         const d = event.data;
@@ -73,17 +80,10 @@ export const workspaceProjector: Projector = {
           created: d.created,
           updated: d.created,
         };
-        return [{ op: 'put', collection: WORKSPACES, id: d.id, workspaceId: d.id, seq, doc: { ...doc } }];
+        return put(WORKSPACES, d.id, d.id, doc);
       }
       case 'workspace.updated':
-        return [
-          {
-            op: 'merge',
-            collection: WORKSPACES,
-            id: event.data.id,
-            set: { ...event.data.changes, updated: event.data.updated },
-          },
-        ];
+        return merge(WORKSPACES, event.data.id, { ...event.data.changes, updated: event.data.updated });
       case 'workspace.member_added': {
         const d = event.data;
         const doc: MemberDoc = {
@@ -95,7 +95,7 @@ export const workspaceProjector: Projector = {
           created: d.created,
           updated: d.created,
         };
-        return [{ op: 'put', collection: MEMBERS, id: d.member_id, workspaceId: d.workspace_id, seq, doc: { ...doc } }];
+        return put(MEMBERS, d.member_id, d.workspace_id, doc);
       }
       case 'workspace.api_key_created': {
         const d = event.data;
@@ -108,19 +108,12 @@ export const workspaceProjector: Projector = {
           key_hash: d.key_hash,
           created: d.created,
         };
-        return [{ op: 'put', collection: API_KEYS, id: d.key_id, workspaceId: d.workspace_id, seq, doc: { ...doc } }];
+        return put(API_KEYS, d.key_id, d.workspace_id, doc);
       }
       case 'workspace.member_erased':
-        return [
-          {
-            op: 'merge',
-            collection: MEMBERS,
-            id: event.data.member_id,
-            set: { profile_sealed: null, updated: event.data.erased },
-          },
-        ];
+        return merge(MEMBERS, event.data.member_id, { profile_sealed: null, updated: event.data.erased });
       case 'workspace.api_key_deactivated':
-        return [{ op: 'merge', collection: API_KEYS, id: event.data.key_id, set: { status: 'inactive' } }];
+        return merge(API_KEYS, event.data.key_id, { status: 'inactive' });
       default:
         return [];
     }

@@ -1,4 +1,4 @@
-import { Decider, jsonSnapshot } from '../shared/decider';
+import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { isPredefinedJobType } from './job-type.catalogue';
@@ -61,12 +61,11 @@ function evolve(state: JobTypeState, event: JobTypeEvent): JobTypeState {
   }
 }
 
-export const jobTypeDecider: Decider<JobTypeState, JobTypeCommand, JobTypeEvent> = {
-  initialState: () => ({ status: 'absent' }),
+export const jobTypeDecider: Decider<JobTypeState, JobTypeCommand, JobTypeEvent> = absentFirstDecider(
   evolve,
   decide,
-  snapshot: jsonSnapshot<JobTypeState>(1),
-};
+  1,
+);
 
 /** The job type as the API returns it (docs/api.md, Job types). */
 export interface JobTypeView {

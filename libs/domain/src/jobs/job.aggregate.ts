@@ -1,4 +1,4 @@
-import { Decider, jsonSnapshot } from '../shared/decider';
+import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import { addMonths, isoDateOf } from '../shared/iso-date';
@@ -240,12 +240,7 @@ function evolve(state: JobState, event: JobEvent): JobState {
   }
 }
 
-export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
-  initialState: () => ({ status: 'absent' }),
-  evolve,
-  decide,
-  snapshot: jsonSnapshot<JobState>(1),
-};
+export const jobDecider: Decider<JobState, JobCommand, JobEvent> = absentFirstDecider(evolve, decide, 1);
 
 /** The job as the API returns it (docs/api.md, Jobs, in its field order); shared by the projector and tests. */
 export function jobView(id: string, projectId: string, fields: JobFields) {

@@ -1,29 +1,23 @@
 import { DomainEvent } from '../shared/decider';
 import { Status } from '../shared/status';
 import { CaptureType, Priority } from './job.values';
-import { JobPattern, RecurringFrequency } from './occurrence-schedule';
+import { JobSchedule } from './occurrence-schedule';
 
-/** The writable fields of a job (docs/api.md, Jobs) plus the write-only `other_status_reason`. */
-export interface JobFieldValues {
+/**
+ * The writable fields of a job (docs/api.md, Jobs) plus the write-only `other_status_reason`:
+ * its schedule (pattern, dates and recurring fields) and the rest.
+ */
+export interface JobFieldValues extends JobSchedule {
   name: string;
   description: string | null;
   type: string;
   status: Status;
   priority: Priority;
-  job_pattern: JobPattern;
-  start_date: string;
-  end_date: string | null;
   latitude: number | null;
   longitude: number | null;
   inspection_notes: string | null;
   capture_types: CaptureType[] | null;
   external_id: string | null;
-  recurring_frequency: RecurringFrequency | null;
-  recurring_interval: number | null;
-  selected_days_of_week: number[] | null;
-  week_of_month: number | null;
-  weeks_of_month: number[] | null;
-  flights_per_occurrence: number | null;
   /** Input only (docs/api.md, Projects / 2.3): kept in the history, never shown. */
   other_status_reason: string | null;
 }

@@ -1,3 +1,4 @@
+import { NOT_RECURRING } from './job.spec-helper';
 import fc from 'fast-check';
 import {
   expandOccurrences,
@@ -12,12 +13,7 @@ const schedule = (overrides: Partial<JobSchedule>): JobSchedule => ({
   job_pattern: 'recurring',
   start_date: '2025-01-01',
   end_date: null,
-  recurring_frequency: null,
-  recurring_interval: null,
-  selected_days_of_week: null,
-  week_of_month: null,
-  weeks_of_month: null,
-  flights_per_occurrence: null,
+  ...NOT_RECURRING,
   ...overrides,
 });
 
@@ -53,142 +49,127 @@ describe('expandOccurrences — examples', () => {
     ]);
   });
 
-  it('treats a recurring job without frequency, and a flexible job, as one occurrence on start_date', () => {
-    for (const recurring_frequency of [null, 'flexible'] as const) {
-      const result = expandOccurrences(
-        schedule({ recurring_frequency, recurring_interval: 3, start_date: '2025-02-03', end_date: '2025-09-30' }),
-      );
-      expect(datesOf(result)).toEqual(['2025-02-03']);
-    }
-  });
-
-  it('expands a weekly Monday + Wednesday job over two months', () => {
-    const result = expandOccurrences(
-      schedule({
+  /** Given a schedule (recurring unless it says otherwise), when it is expanded, then its dates are these. */
+  const cases: { title: string; given: Partial<JobSchedule>; dates: string[] }[] = [
+    {
+      title: 'treats a recurring job without frequency as one occurrence on start_date',
+      given: { recurring_frequency: null, recurring_interval: 3, start_date: '2025-02-03', end_date: '2025-09-30' },
+      dates: ['2025-02-03'],
+    },
+    {
+      title: 'treats a flexible job as one occurrence on start_date',
+      given: {
+        recurring_frequency: 'flexible',
+        recurring_interval: 3,
+        start_date: '2025-02-03',
+        end_date: '2025-09-30',
+      },
+      dates: ['2025-02-03'],
+    },
+    {
+      title: 'expands a weekly Monday + Wednesday job over two months',
+      given: {
         recurring_frequency: 'weekly',
         start_date: '2025-03-03',
         end_date: '2025-04-30',
         selected_days_of_week: [WED, MON],
-      }),
-    );
-    expect(datesOf(result)).toEqual([
-      '2025-03-03', '2025-03-05', '2025-03-10', '2025-03-12', '2025-03-17', '2025-03-19',
-      '2025-03-24', '2025-03-26', '2025-03-31', '2025-04-02', '2025-04-07', '2025-04-09',
-      '2025-04-14', '2025-04-16', '2025-04-21', '2025-04-23', '2025-04-28', '2025-04-30',
-    ]); // prettier-ignore
-  });
-
-  it('counts biweekly weeks from the Sunday-start week of start_date and never goes before start_date', () => {
-    // 2025-03-05 is a Wednesday; its week starts on Sunday 2025-03-02, so Monday 03-03 is skipped.
-    const result = expandOccurrences(
-      schedule({
+      },
+      // prettier-ignore
+      dates: [
+        '2025-03-03', '2025-03-05', '2025-03-10', '2025-03-12', '2025-03-17', '2025-03-19',
+        '2025-03-24', '2025-03-26', '2025-03-31', '2025-04-02', '2025-04-07', '2025-04-09',
+        '2025-04-14', '2025-04-16', '2025-04-21', '2025-04-23', '2025-04-28', '2025-04-30',
+      ],
+    },
+    {
+      // 2025-03-05 is a Wednesday; its week starts on Sunday 2025-03-02, so Monday 03-03 is skipped.
+      title: 'counts biweekly weeks from the Sunday-start week of start_date and never goes before start_date',
+      given: {
         recurring_frequency: 'weekly',
         recurring_interval: 2,
         start_date: '2025-03-05',
         end_date: '2025-04-06',
         selected_days_of_week: [MON, FRI],
-      }),
-    );
-    expect(datesOf(result)).toEqual(['2025-03-07', '2025-03-17', '2025-03-21', '2025-03-31', '2025-04-04']);
-  });
-
-  it("defaults a weekly job's weekday to start_date's", () => {
-    const result = expandOccurrences(
-      schedule({ recurring_frequency: 'weekly', start_date: '2025-01-01', end_date: '2025-01-31' }),
-    );
-    expect(datesOf(result)).toEqual(['2025-01-01', '2025-01-08', '2025-01-15', '2025-01-22', '2025-01-29']);
-  });
-
-  it('expands a monthly "last Friday" job', () => {
-    const result = expandOccurrences(
-      schedule({
+      },
+      dates: ['2025-03-07', '2025-03-17', '2025-03-21', '2025-03-31', '2025-04-04'],
+    },
+    {
+      title: "defaults a weekly job's weekday to start_date's",
+      given: { recurring_frequency: 'weekly', start_date: '2025-01-01', end_date: '2025-01-31' },
+      dates: ['2025-01-01', '2025-01-08', '2025-01-15', '2025-01-22', '2025-01-29'],
+    },
+    {
+      title: 'expands a monthly "last Friday" job',
+      given: {
         recurring_frequency: 'monthly',
         start_date: '2025-01-01',
         end_date: '2025-06-30',
         week_of_month: -1,
         selected_days_of_week: [FRI],
-      }),
-    );
-    expect(datesOf(result)).toEqual([
-      '2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-30', '2025-06-27',
-    ]); // prettier-ignore
-  });
-
-  it('merges week_of_month with weeks_of_month and collapses "4th" and "last" when they coincide', () => {
-    // February 2026 has exactly four Sundays: the 4th Sunday is also the last one.
-    const result = expandOccurrences(
-      schedule({
+      },
+      dates: ['2025-01-31', '2025-02-28', '2025-03-28', '2025-04-25', '2025-05-30', '2025-06-27'],
+    },
+    {
+      // February 2026 has exactly four Sundays: the 4th Sunday is also the last one.
+      title: 'merges week_of_month with weeks_of_month and collapses "4th" and "last" when they coincide',
+      given: {
         recurring_frequency: 'monthly',
         start_date: '2026-02-01',
         end_date: '2026-03-31',
         week_of_month: 1,
         weeks_of_month: [4, -1],
         selected_days_of_week: [SUN],
-      }),
-    );
-    expect(datesOf(result)).toEqual(['2026-02-01', '2026-02-22', '2026-03-01', '2026-03-22', '2026-03-29']);
-  });
-
-  it('uses the weekday of start_date when only weeks of the month are given', () => {
-    // 2025-01-14 is the 2nd Tuesday of January.
-    const result = expandOccurrences(
-      schedule({
-        recurring_frequency: 'monthly',
-        start_date: '2025-01-14',
-        end_date: '2025-04-30',
-        weeks_of_month: [2],
-      }),
-    );
-    expect(datesOf(result)).toEqual(['2025-01-14', '2025-02-11', '2025-03-11', '2025-04-08']);
-  });
-
-  it('skips months that lack the day of the month of start_date', () => {
-    const result = expandOccurrences(
-      schedule({ recurring_frequency: 'monthly', start_date: '2025-01-31', end_date: '2025-12-31' }),
-    );
-    expect(datesOf(result)).toEqual([
-      '2025-01-31', '2025-03-31', '2025-05-31', '2025-07-31', '2025-08-31', '2025-10-31', '2025-12-31',
-    ]); // prettier-ignore
-  });
-
-  it('puts a yearly February 29 job in leap years only', () => {
-    const result = expandOccurrences(
-      schedule({ recurring_frequency: 'yearly', start_date: '2024-02-29', end_date: '2033-12-31' }),
-    );
-    expect(datesOf(result)).toEqual(['2024-02-29', '2028-02-29', '2032-02-29']);
-  });
-
-  it('includes end_date itself when it is an occurrence', () => {
-    const result = expandOccurrences(
-      schedule({ recurring_frequency: 'yearly', start_date: '2025-01-01', end_date: '2027-01-01' }),
-    );
-    expect(datesOf(result)).toEqual(['2025-01-01', '2026-01-01', '2027-01-01']);
-  });
-
-  it('applies the yearly interval before the leap-year rule', () => {
-    const result = expandOccurrences(
-      schedule({
-        recurring_frequency: 'yearly',
-        recurring_interval: 3,
-        start_date: '2024-02-29',
-        end_date: '2040-12-31',
-      }),
-    );
-    expect(datesOf(result)).toEqual(['2024-02-29', '2036-02-29']);
-  });
-
-  it('keeps only selected weekdays among the days counted by a daily interval', () => {
-    const result = expandOccurrences(
-      schedule({
+      },
+      dates: ['2026-02-01', '2026-02-22', '2026-03-01', '2026-03-22', '2026-03-29'],
+    },
+    {
+      // 2025-01-14 is the 2nd Tuesday of January.
+      title: 'uses the weekday of start_date when only weeks of the month are given',
+      given: { recurring_frequency: 'monthly', start_date: '2025-01-14', end_date: '2025-04-30', weeks_of_month: [2] },
+      dates: ['2025-01-14', '2025-02-11', '2025-03-11', '2025-04-08'],
+    },
+    {
+      title: 'skips months that lack the day of the month of start_date',
+      given: { recurring_frequency: 'monthly', start_date: '2025-01-31', end_date: '2025-12-31' },
+      dates: ['2025-01-31', '2025-03-31', '2025-05-31', '2025-07-31', '2025-08-31', '2025-10-31', '2025-12-31'],
+    },
+    {
+      title: 'puts a yearly February 29 job in leap years only',
+      given: { recurring_frequency: 'yearly', start_date: '2024-02-29', end_date: '2033-12-31' },
+      dates: ['2024-02-29', '2028-02-29', '2032-02-29'],
+    },
+    {
+      title: 'includes end_date itself when it is an occurrence',
+      given: { recurring_frequency: 'yearly', start_date: '2025-01-01', end_date: '2027-01-01' },
+      dates: ['2025-01-01', '2026-01-01', '2027-01-01'],
+    },
+    {
+      title: 'applies the yearly interval before the leap-year rule',
+      given: { recurring_frequency: 'yearly', recurring_interval: 3, start_date: '2024-02-29', end_date: '2040-12-31' },
+      dates: ['2024-02-29', '2036-02-29'],
+    },
+    {
+      // Counted days: Jan 1 (Wed), 3 (Fri), 5, 7, 9, 11, 13 (Mon).
+      title: 'keeps only selected weekdays among the days counted by a daily interval',
+      given: {
         recurring_frequency: 'daily',
         recurring_interval: 2,
         start_date: '2025-01-01',
         end_date: '2025-01-14',
         selected_days_of_week: [MON, WED, FRI],
-      }),
-    );
-    // Counted days: Jan 1 (Wed), 3 (Fri), 5, 7, 9, 11, 13 (Mon).
-    expect(datesOf(result)).toEqual(['2025-01-01', '2025-01-03', '2025-01-13']);
+      },
+      dates: ['2025-01-01', '2025-01-03', '2025-01-13'],
+    },
+    {
+      title: 'yields nothing for an inverted window',
+      given: { job_pattern: 'one_time', start_date: '2025-05-02', end_date: '2025-05-01' },
+      dates: [],
+    },
+  ];
+  it.each(cases)('$title', ({ given, dates }) => {
+    const result = expandOccurrences(schedule(given));
+
+    expect(datesOf(result)).toEqual(dates);
   });
 
   it('stops an open-ended job at start_date + OPEN_ENDED_HORIZON_DAYS, inclusive', () => {
@@ -232,12 +213,6 @@ describe('expandOccurrences — examples', () => {
     expect(result).toHaveLength(MAX_OCCURRENCES);
     expect(result[0].date).toBe('2020-01-01');
     expect(result[MAX_OCCURRENCES - 1].date).toBe('2022-09-26');
-  });
-
-  it('yields nothing for an inverted window', () => {
-    expect(
-      expandOccurrences(schedule({ job_pattern: 'one_time', start_date: '2025-05-02', end_date: '2025-05-01' })),
-    ).toEqual([]);
   });
 
   it('rejects malformed or impossible dates', () => {

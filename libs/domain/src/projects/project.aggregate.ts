@@ -1,25 +1,17 @@
 import { CreatedBy } from '../shared/actor';
-import { Decider, jsonSnapshot } from '../shared/decider';
+import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, validationError } from '../shared/domain-error';
 import { OTHER_STATUS_REASON_REQUIRED, Status } from '../shared/status';
-import { ProjectChanges, ProjectEvent } from './project.events';
+import { ProjectChanges, ProjectCreated, ProjectEvent } from './project.events';
 import { END_DATE_AFTER_START, PROJECT_NOT_FOUND } from './project.values';
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
 
-export interface ProjectFields {
-  name: string;
-  description: string;
-  status: Status;
-  other_status_reason: string | null;
-  start_date: string;
-  end_date: string | null;
-  external_id: string | null;
+/** A project's fields: those it was created with, and those only an update sets. */
+export interface ProjectFields extends Omit<ProjectCreated['data'], 'id' | 'workspace_id'> {
   laanc_number: string | null;
   archived: boolean;
-  created_by: CreatedBy;
-  created: number;
   updated: number;
 }
 
@@ -177,12 +169,11 @@ function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
   }
 }
 
-export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = {
-  initialState: () => ({ status: 'absent' }),
+export const projectDecider: Decider<ProjectState, ProjectCommand, ProjectEvent> = absentFirstDecider(
   evolve,
   decide,
-  snapshot: jsonSnapshot<ProjectState>(1),
-};
+  1,
+);
 
 /** The project as the API returns it (docs/api.md, Projects); shared by the projector and temporal reads. */
 export function projectView(id: string, fields: ProjectFields) {

@@ -32,6 +32,24 @@ export function jsonSnapshot<State>(version: number): SnapshotShape<State> {
   return { version, toSnapshot: (state) => state, fromSnapshot: (stored) => stored as State };
 }
 
+/**
+ * The decider of an entity that is `absent` until its first event and whose state is plain JSON,
+ * stored as snapshots of shape `snapshotVersion` (`jsonSnapshot`). `State` must have the
+ * `{ status: 'absent' }` variant it starts from.
+ */
+export function absentFirstDecider<State extends { status: string }, Command, Event extends DomainEvent>(
+  evolve: (state: State, event: Event) => State,
+  decide: (command: Command, state: State) => Event[],
+  snapshotVersion: { status: 'absent' } extends State ? number : never,
+): Decider<State, Command, Event> {
+  return {
+    initialState: () => ({ status: 'absent' }) as State,
+    evolve,
+    decide,
+    snapshot: jsonSnapshot<State>(snapshotVersion),
+  };
+}
+
 export function fold<State, Event extends DomainEvent>(
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
   events: readonly Event[],

@@ -1,4 +1,4 @@
-import { Decider, jsonSnapshot } from '../shared/decider';
+import { absentFirstDecider, Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { notFound, validationError } from '../shared/domain-error';
 import {
@@ -322,12 +322,12 @@ function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
   }
 }
 
-export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent> = {
-  initialState: () => ({ status: 'absent' }),
+// Snapshot shape 2: resetGeneration (failure telemetry moved to the delivery store).
+export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent> = absentFirstDecider(
   evolve,
   decide,
-  snapshot: jsonSnapshot<WebhookState>(2), // 2: resetGeneration (failure telemetry moved to the delivery store)
-};
+  2,
+);
 
 /** A new subscription: active, no failures, never triggered. The aggregate and the read model both start here. */
 export function createdWebhookFields(d: WebhookCreated['data']): WebhookFields {

@@ -7,7 +7,6 @@ import {
   FanoutLeaseLostError,
   SettleRequest,
   SettleResult,
-  Settlement,
   StoredAttempt,
   TelemetryChange,
   WebhookQueue,
@@ -15,6 +14,13 @@ import {
   WebhookTelemetry,
 } from '@app/application/ports';
 import { TelemetryDelta, telemetryDeltas } from '../webhooks/telemetry-deltas';
+import {
+  AttemptRecord,
+  BatchSettlingQueue,
+  claimedDelivery,
+  DeliveryRecord,
+  storedAttempt,
+} from '../webhooks/stored-webhook-queue';
 import { inTransaction, supportsTransactions } from './transactions';
 
 interface FanoutDoc {
@@ -31,38 +37,17 @@ interface RouteDoc {
   active: boolean;
 }
 
-interface DeliveryDoc {
+interface DeliveryDoc extends DeliveryRecord {
   _id: string;
-  webhook_id: string;
-  workspace_id: string;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  created_at: number;
   status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  round_start: number;
-  next_attempt_at: number;
   lease_owner: string | null;
   claim_token: string | null;
   last_error: string | null;
   settled_at: number | null;
 }
 
-interface AttemptDoc {
+interface AttemptDoc extends AttemptRecord<boolean> {
   _id: number;
-  delivery_id: string;
-  webhook_id: string;
-  workspace_id: string;
-  event_type: string;
-  attempt: number;
-  attempted_at: number;
-  duration_ms: number;
-  succeeded: boolean;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  next_attempt_at: number | null;
 }
 
 /** One document per subscription, rewritten in place; fields are absent until first set. */
@@ -102,7 +87,7 @@ const DEFAULT_DB = 'workspace_operations';
  *   lease, which makes an abandoned claim due again by itself.
  * - Settling is guarded by the claim token; the settlements of a batch share one transaction.
  */
-export class MongoWebhookQueue implements WebhookQueue {
+export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueue {
   private readonly fanout: Collection<FanoutDoc>;
   private readonly routes: Collection<RouteDoc>;
   private readonly deliveries: Collection<DeliveryDoc>;
@@ -115,6 +100,7 @@ export class MongoWebhookQueue implements WebhookQueue {
     db: Db,
     private readonly transactions: boolean,
   ) {
+    super();
     this.fanout = db.collection<FanoutDoc>('webhook_fanout');
     this.routes = db.collection<RouteDoc>('webhook_routes');
     this.deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
@@ -264,32 +250,9 @@ export class MongoWebhookQueue implements WebhookQueue {
       const docs = await this.deliveries.find({ _id: { $in: ids }, claim_token: token }).toArray();
       const order = new Map(ids.map((id, i) => [id, i]));
       docs.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
-      for (const doc of docs) {
-        claimed.push({
-          id: doc._id,
-          webhookId: doc.webhook_id,
-          workspaceId: doc.workspace_id,
-          eventId: doc.event_id,
-          eventType: doc.event_type,
-          payload: doc.payload,
-          createdAt: doc.created_at,
-          nextAttemptAt: doc.next_attempt_at,
-          attempts: doc.attempts,
-          roundStart: doc.round_start,
-          claimToken: token,
-          leaseUntil: doc.next_attempt_at,
-        });
-      }
+      for (const doc of docs) claimed.push(claimedDelivery(doc._id, doc, token));
     }
     return claimed;
-  }
-
-  async settle(
-    claim: { id: string; claimToken: string },
-    attempt: DeliveryAttempt | null,
-    settlement: Settlement,
-  ): Promise<boolean> {
-    return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
   }
 
   async settleMany(requests: readonly SettleRequest[]): Promise<SettleResult> {
@@ -490,21 +453,7 @@ export class MongoWebhookQueue implements WebhookQueue {
       .sort({ _id: -1 })
       .limit(Math.floor(options.limit))
       .toArray();
-    return docs.map((doc) => ({
-      seq: doc._id,
-      deliveryId: doc.delivery_id,
-      webhookId: doc.webhook_id,
-      workspaceId: doc.workspace_id,
-      eventType: doc.event_type,
-      attempt: doc.attempt,
-      attemptedAt: doc.attempted_at,
-      durationMs: doc.duration_ms,
-      succeeded: doc.succeeded,
-      responseStatus: doc.response_status,
-      responseBody: doc.response_body,
-      error: doc.error,
-      nextAttemptAt: doc.next_attempt_at,
-    }));
+    return docs.map((doc) => storedAttempt(doc._id, doc));
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {

@@ -1,4 +1,5 @@
 import Database from './sqlite-driver';
+import { openSharedFile } from './sqlite-open';
 import { ClaimResult, IdempotencyClaim, IdempotencyStore, StoredResponse } from '@app/application/ports';
 
 interface RecordRow {
@@ -33,10 +34,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly claimTx: (claim: IdempotencyClaim) => ClaimResult;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSharedFile(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_records (
         scope TEXT NOT NULL,

@@ -1,4 +1,5 @@
 import Database from './sqlite-driver';
+import { openSharedFile } from './sqlite-open';
 import { Snapshot, SnapshotStore } from '@app/application/ports';
 
 type Row = [revision: number, eventId: string, version: number, state: string];
@@ -14,10 +15,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
   private readonly upsert: Database.Statement<[string, number, string, number, string]>;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSharedFile(file);
     this.db.exec(`CREATE TABLE IF NOT EXISTS snapshots (
       stream_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, event_id TEXT NOT NULL, version INTEGER NOT NULL, state TEXT NOT NULL
     )`);

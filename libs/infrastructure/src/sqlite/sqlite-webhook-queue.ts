@@ -1,5 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
 import Database from './sqlite-driver';
+import {
+  AttemptRecord,
+  BatchSettlingQueue,
+  claimedDelivery,
+  DeliveryRecord,
+  storedAttempt,
+} from '../webhooks/stored-webhook-queue';
+import { openSharedFile } from './sqlite-open';
 import { limitSql, StatementsByLimit } from './sqlite-limit';
 import { randomBytes } from 'node:crypto';
 import {
@@ -9,7 +17,6 @@ import {
   FanoutLeaseLostError,
   SettleRequest,
   SettleResult,
-  Settlement,
   StoredAttempt,
   TelemetryChange,
   WebhookQueue,
@@ -18,34 +25,13 @@ import {
 } from '@app/application/ports';
 import { telemetryDeltas } from '../webhooks/telemetry-deltas';
 
-interface DeliveryRow {
+interface DeliveryRow extends DeliveryRecord {
   id: string;
-  webhook_id: string;
-  workspace_id: string;
-  event_id: string;
-  event_type: string;
-  payload: string;
-  created_at: number;
-  attempts: number;
-  round_start: number;
-  next_attempt_at: number;
   claim_token: string | null;
 }
 
-interface AttemptRow {
+interface AttemptRow extends AttemptRecord<number> {
   seq: number;
-  delivery_id: string;
-  webhook_id: string;
-  workspace_id: string;
-  event_type: string;
-  attempt: number;
-  attempted_at: number;
-  duration_ms: number;
-  succeeded: number;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  next_attempt_at: number | null;
 }
 
 interface TelemetryRow {
@@ -80,15 +66,13 @@ const PRUNE_CHUNK = 5_000;
  * Indexes are shaped for the hot path: the due index holds pending deliveries only (a settled
  * delivery leaves it for good), and settling touches no other index but the retention one.
  */
-export class SqliteWebhookQueue implements WebhookQueue {
+export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQueue {
   private readonly db: Database.Database;
   private stmt!: ReturnType<SqliteWebhookQueue['prepare']>;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    super();
+    this.db = openSharedFile(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS webhook_fanout (
         name TEXT PRIMARY KEY, position INTEGER NOT NULL, owner TEXT, lease_until INTEGER NOT NULL
@@ -323,28 +307,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
     if (limit <= 0) return [];
     const token = randomBytes(9).toString('base64url');
     const rows = this.stmt.claim.get(Math.floor(limit)).all({ owner, token, now, leaseUntil: now + leaseMs });
-    return rows.map((row) => ({
-      id: row.id,
-      webhookId: row.webhook_id,
-      workspaceId: row.workspace_id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      payload: row.payload,
-      createdAt: row.created_at,
-      nextAttemptAt: row.next_attempt_at,
-      attempts: row.attempts,
-      roundStart: row.round_start,
-      claimToken: row.claim_token!,
-      leaseUntil: row.next_attempt_at,
-    }));
-  }
-
-  async settle(
-    claim: { id: string; claimToken: string },
-    attempt: DeliveryAttempt | null,
-    settlement: Settlement,
-  ): Promise<boolean> {
-    return (await this.settleMany([{ claim, attempt, settlement }])).settled[0];
+    return rows.map((row) => claimedDelivery(row.id, row, row.claim_token!));
   }
 
   /**
@@ -439,21 +402,7 @@ export class SqliteWebhookQueue implements WebhookQueue {
     return this.stmt.attempts
       .get(options.limit)
       .all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER)
-      .map((row) => ({
-        seq: row.seq,
-        deliveryId: row.delivery_id,
-        webhookId: row.webhook_id,
-        workspaceId: row.workspace_id,
-        eventType: row.event_type,
-        attempt: row.attempt,
-        attemptedAt: row.attempted_at,
-        durationMs: row.duration_ms,
-        succeeded: row.succeeded === 1,
-        responseStatus: row.response_status,
-        responseBody: row.response_body,
-        error: row.error,
-        nextAttemptAt: row.next_attempt_at,
-      }));
+      .map((row) => storedAttempt(row.seq, { ...row, succeeded: row.succeeded === 1 }));
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {

@@ -1,4 +1,4 @@
-import { Command, CommandContext } from '../../shared/command-context';
+import { JobPilotsCommand } from '../job-pilots.command';
 
 /** Response of POST .../assign (docs/api.md, Jobs), field for field. */
 export interface AssignPilotsResult {
@@ -9,13 +9,4 @@ export interface AssignPilotsResult {
   occurrences_per_pilot: number;
 }
 
-export class AssignPilotsCommand extends Command<AssignPilotsResult> {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly jobId: string,
-    readonly pilotIds: string[],
-  ) {
-    super(context);
-  }
-}
+export class AssignPilotsCommand extends JobPilotsCommand<AssignPilotsResult> {}

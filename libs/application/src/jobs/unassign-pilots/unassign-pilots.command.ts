@@ -1,4 +1,4 @@
-import { Command, CommandContext } from '../../shared/command-context';
+import { JobPilotsCommand } from '../job-pilots.command';
 
 /** Response of POST .../unassign (docs/api.md, Jobs), field for field. */
 export interface UnassignPilotsResult {
@@ -7,13 +7,4 @@ export interface UnassignPilotsResult {
   assignments_removed: number;
 }
 
-export class UnassignPilotsCommand extends Command<UnassignPilotsResult> {
-  constructor(
-    context: CommandContext,
-    readonly projectId: string,
-    readonly jobId: string,
-    readonly pilotIds: string[],
-  ) {
-    super(context);
-  }
-}
+export class UnassignPilotsCommand extends JobPilotsCommand<UnassignPilotsResult> {}

@@ -7,7 +7,7 @@ import {
   workspaceDecider,
   workspaceStream,
 } from '@app/domain';
-import { given, handlerSpec, NOW, SPEC_CREATED_BY } from '../../shared/handler.spec-helper';
+import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { DeleteProjectHandler } from '../delete-project/delete-project.handler';
 import { DeleteProjectCommand } from '../delete-project/delete-project.command';
 import { CreateProjectCommand, CreateProjectInput } from './create-project.command';
@@ -47,19 +47,8 @@ describe('CreateProjectHandler (embedded event store)', () => {
       {
         streamId: 'project-prj_1',
         type: 'project.created',
-        data: {
-          id: 'prj_1',
-          workspace_id: 'ws_1',
-          name: 'Dam inspection',
-          description: 'Spillway',
-          status: 'planned',
-          other_status_reason: null,
-          start_date: '2026-12-01',
-          end_date: null,
-          external_id: null,
-          created_by: SPEC_CREATED_BY,
-          created: NOW,
-        },
+        // The project of the body, created now by the spec's API key.
+        data: { ...given.projectCreated('prj_1', 'ws_1').data, created: NOW },
       },
     ]);
     // Both events carry the request that caused them.

@@ -363,24 +363,7 @@ describe('Webhook dispatcher', () => {
 
   it('two workers on one queue never make the same attempt', async () => {
     const webhookId = await createWebhook();
-    const now = Date.now();
-    await queue.acquireFanout('test', now, 60_000);
-    const ids = Array.from({ length: 200 }, (_, i) => `msg_${String(i).padStart(4, '0')}`);
-    await queue.commitFanout('test', {
-      checkpoint: 1,
-      upsertRoutes: [],
-      removeRoutes: [],
-      deliveries: ids.map((id) => ({
-        id,
-        webhookId,
-        workspaceId: 'ws_1',
-        eventId: id,
-        eventType: 'project.created',
-        payload: '{}',
-        createdAt: now,
-        nextAttemptAt: now,
-      })),
-    });
+    await enqueueDirect(webhookId, 200);
     const settings = settingsWith({ concurrency: 16 });
     const second = new SqliteWebhookQueue(join(dir, 'webhooks.db'));
     const workers = [queue, second].map((q, i) => {

@@ -1,9 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MEMBER_EMAIL_TAKEN, MemberProfile, OPERATOR, WORKSPACE_NOT_FOUND, workspaceStream } from '@app/domain';
-import { SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
-import { PersonalDataVault } from '../../privacy/personal-data-vault';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { AddMemberCommand } from './add-member.command';
 import { AddMemberHandler } from './add-member.handler';
@@ -18,22 +13,12 @@ const profile: MemberProfile = {
 
 describe('AddMemberHandler (embedded event store and subject key store)', () => {
   const spec = handlerSpec();
-  let dir: string;
-  let keys: SqliteSubjectKeyStore;
-  let vault: PersonalDataVault;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wos-keys-'));
-    keys = new SqliteSubjectKeyStore(join(dir, 'keys.db'));
-    vault = new PersonalDataVault(keys);
     await spec.given(workspaceStream('ws_1'), given.workspaceCreated('ws_1'));
-  });
-  afterEach(async () => {
-    await keys.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const add = (member: MemberProfile = profile, workspaceId = 'ws_1') =>
-    new AddMemberHandler(spec.repository, spec.clock, spec.ids, vault).execute(
+    new AddMemberHandler(spec.repository, spec.clock, spec.ids, spec.vault).execute(
       new AddMemberCommand(spec.context(null, { actor: OPERATOR }), workspaceId, {
         role: 'pilot',
         status: 'active',
@@ -60,12 +45,12 @@ describe('AddMemberHandler (embedded event store and subject key store)', () => 
         role: 'pilot',
         status: 'active',
         title: 'Chief pilot',
-        email_hash: await vault.blindIndex('pat@example.com'),
+        email_hash: await spec.vault.blindIndex('pat@example.com'),
         profile_sealed: expect.any(String),
         created: NOW,
       },
     });
-    expect(await vault.open(added.data.profile_sealed)).toEqual(profile);
+    expect(await spec.vault.open(added.data.profile_sealed)).toEqual(profile);
     // The sealed profile and the email's blind index are random-looking base64url, which can spell
     // "lee" by chance: look for the clear values everywhere else in what was recorded.
     const json = [added.data.profile_sealed, added.data.email_hash].reduce(

@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { OPERATOR, USER_NOT_FOUND, workspaceStream } from '@app/domain';
-import { SqliteSubjectKeyStore } from '@app/infrastructure/sqlite';
 import { PersonalDataVault } from '../../privacy/personal-data-vault';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
 import { AddMemberCommand } from '../add-member/add-member.command';
@@ -12,17 +8,11 @@ import { EraseMemberHandler } from './erase-member.handler';
 
 describe('EraseMemberHandler (embedded event store and subject key store)', () => {
   const spec = handlerSpec();
-  let dir: string;
-  let keys: SqliteSubjectKeyStore;
-  let vault: PersonalDataVault;
   let sealed: string;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wos-keys-'));
-    keys = new SqliteSubjectKeyStore(join(dir, 'keys.db'));
-    vault = new PersonalDataVault(keys);
     await spec.given(workspaceStream('ws_1'), given.workspaceCreated('ws_1'));
     const { recorded } = await spec.when(() =>
-      new AddMemberHandler(spec.repository, spec.clock, spec.ids, vault).execute(
+      new AddMemberHandler(spec.repository, spec.clock, spec.ids, spec.vault).execute(
         new AddMemberCommand(spec.context(null, { actor: OPERATOR }), 'ws_1', {
           role: 'pilot',
           status: 'active',
@@ -39,18 +29,14 @@ describe('EraseMemberHandler (embedded event store and subject key store)', () =
     );
     sealed = (recorded[0].data as { profile_sealed: string }).profile_sealed;
   });
-  afterEach(async () => {
-    await keys.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const erase = (memberId: string) =>
-    new EraseMemberHandler(spec.repository, vault, spec.read, spec.clock).execute(
+    new EraseMemberHandler(spec.repository, spec.vault, spec.read, spec.clock).execute(
       new EraseMemberCommand(spec.context(null, { actor: OPERATOR }), memberId),
     );
 
   it("destroys the member's key, so the sealed profile in the history no longer opens, and records the erasure", async () => {
-    expect(await vault.open(sealed)).not.toBeNull();
+    expect(await spec.vault.open(sealed)).not.toBeNull();
 
     const { events } = await spec.when(() => erase('usr_1'));
 
@@ -61,8 +47,8 @@ describe('EraseMemberHandler (embedded event store and subject key store)', () =
         data: { workspace_id: 'ws_1', member_id: 'usr_1', erased: NOW },
       },
     ]);
-    expect(await vault.open(sealed)).toBeNull();
-    expect(await new PersonalDataVault(keys).open(sealed)).toBeNull();
+    expect(await spec.vault.open(sealed)).toBeNull();
+    expect(await new PersonalDataVault(spec.keys).open(sealed)).toBeNull();
   });
 
   it('erasing an erased member records nothing more', async () => {
