@@ -2,9 +2,7 @@ import { DomainError } from '@app/domain';
 import { EventStore, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { CommandSide, Decided, decideAndAppend, PendingUnit } from './decide-and-append';
 import { context, replacing, scratchStore, setting, thing, ticks } from './scratch-store.spec-helper';
-import { SnapshotPolicy } from './snapshot-policy';
-import { StateCache } from './state-cache';
-import { StreamLoader } from './stream-loader';
+import { SnapshotPolicy, StateCache, StreamLoader } from './stream-loader';
 import { STALE_IF_MATCH, UnitOfWork } from './unit-of-work';
 
 type Work = (unit: UnitOfWork) => Promise<unknown>;

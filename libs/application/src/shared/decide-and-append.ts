@@ -1,9 +1,8 @@
 import { Clock } from '../ports/clock.port';
-import { EventStore, WrongExpectedRevisionError } from '../ports/event-store.port';
-import { BatchView } from './batch-view';
+import { EventStore, StreamAppend, WrongExpectedRevisionError } from '../ports/event-store.port';
 import { CommandContext } from './command-context';
 import { StreamLoader } from './stream-loader';
-import { Unit, UnitOfWork } from './unit-of-work';
+import { AnyDecider, BatchStreams, TrackedStream, Unit, UnitOfWork } from './unit-of-work';
 
 /** A unit of work waiting to be handled, and how to answer whoever waits for it. */
 export interface PendingUnit {
@@ -46,7 +45,7 @@ const MAX_CONFLICT_RETRIES = 25;
  * 2. Append. Everything decided is written in one append, conditional on every stream a finished
  *    unit looked at still being at the revision it was loaded at.
  * 3. Retry. If another writer moved one of them, the whole batch is decided again on the newer
- *    events (only those are read: held states are never mutated, see state-cache.ts).
+ *    events (only those are read: held states are never mutated, see StateCache in stream-loader.ts).
  *
  * The first attempt decides on the states held in memory without reading them, because the
  * append checks them. An answer that no append will check (nothing written, or a command refused)
@@ -115,4 +114,106 @@ export async function decideAndAppend(batch: readonly PendingUnit[], { store, lo
 
 function rejectAll(batch: readonly PendingUnit[], error: unknown): void {
   for (const pending of batch) pending.reject(error);
+}
+
+/**
+ * The streams of one attempt at a batch, as its units see them in turn: each stream is loaded once,
+ * and each unit that finishes leaves what it decided here for the next one.
+ *
+ * Optimistic (the first attempt): a state held in memory is taken as it is, unread, and a stream
+ * said to be new is not read at all. Both are checked: by the append (its expected revisions) or,
+ * where nothing will be appended, by `confirm`. After a conflict every stream is read.
+ */
+export class BatchView implements BatchStreams {
+  private readonly streams = new Map<string, TrackedStream>();
+
+  constructor(
+    private readonly loader: StreamLoader,
+    readonly optimistic: boolean,
+  ) {}
+
+  /** The stream as the batch sees it, loaded on first use. */
+  async track(decider: AnyDecider, streamId: string, newStream: boolean): Promise<TrackedStream> {
+    const tracked = this.streams.get(streamId);
+    if (tracked) return tracked;
+    const held = this.optimistic ? this.loader.held(streamId) : undefined;
+    const loaded =
+      held ??
+      (newStream && this.optimistic
+        ? { revision: -1, state: decider.initialState() }
+        : await this.loader.load(decider, streamId));
+    // Loaded meanwhile by a concurrent load of the same unit: the first one stands.
+    const raced = this.streams.get(streamId);
+    if (raced) return raced;
+    const fresh: TrackedStream = {
+      decider,
+      loadedRevision: loaded.revision,
+      state: loaded.state,
+      revision: loaded.revision,
+      events: [],
+      used: false,
+      unverified: held !== undefined,
+      order: undefined,
+    };
+    this.streams.set(streamId, fresh);
+    return fresh;
+  }
+
+  /** A unit finished: what it decided becomes the batch's. Answers the streams it wrote to. */
+  merge(own: ReadonlyMap<string, TrackedStream>): string[] {
+    const wrote: string[] = [];
+    for (const [streamId, mine] of own) {
+      if (mine.events.length > 0) wrote.push(streamId);
+      const shared = this.streams.get(streamId)!;
+      shared.state = mine.state;
+      shared.revision = mine.revision;
+      shared.events.push(...mine.events);
+      shared.used = true;
+      shared.order ??= mine.order;
+    }
+    return wrote;
+  }
+
+  /**
+   * The batch's write: every stream a finished unit looked at is appended to, or checked (no
+   * events), at the revision it was loaded at, since its decisions hold only if none moved. In the
+   * decided order on every store: needed where appends are made one by one, and it keeps the
+   * events of one write in the same order on the embedded store too (the slot ledger projection
+   * relies on a reservation preceding its project, a deletion its release).
+   */
+  appends(): StreamAppend[] {
+    const appends: StreamAppend[] = [];
+    for (const [streamId, tracked] of this.streams) {
+      if (!tracked.used) continue;
+      const expectedRevision = tracked.loadedRevision === -1 ? 'no_stream' : tracked.loadedRevision;
+      appends.push({ streamId, events: tracked.events, expectedRevision });
+    }
+    const rank = (a: StreamAppend) => {
+      const order = this.streams.get(a.streamId)!.order;
+      return order === 'first' ? 0 : order === 'last' ? 2 : 1;
+    };
+    return appends.sort((a, b) => rank(a) - rank(b));
+  }
+
+  /**
+   * Whether every stream taken from memory unread is still at that revision: one read of at most
+   * one event per such stream. For answers no append will check.
+   */
+  async confirm(): Promise<boolean> {
+    for (const [streamId, tracked] of this.streams) {
+      if (!tracked.unverified) continue;
+      if (!(await this.loader.isAt(streamId, tracked.loadedRevision))) return false;
+      tracked.unverified = false;
+    }
+    return true;
+  }
+
+  /** The batch's write succeeded: each written stream's new state is held for the next command. */
+  holdNewStates(): void {
+    for (const [streamId, tracked] of this.streams) {
+      if (tracked.events.length === 0) continue;
+      const lastEventId = tracked.events[tracked.events.length - 1].id;
+      this.loader.appended(tracked.decider, streamId, tracked.revision, tracked.state, lastEventId);
+    }
+  }
 }

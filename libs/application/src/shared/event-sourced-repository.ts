@@ -3,20 +3,16 @@ import { Clock } from '../ports/clock.port';
 import { EventStore, NewEvent } from '../ports/event-store.port';
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
-import { AnyDecider, Erased } from './any-decider';
 import { CommandContext } from './command-context';
 import { Decided, decideAndAppend, PendingUnit } from './decide-and-append';
-import { envelope } from './event-envelope';
 import { PerKeyBatches } from './per-key-batches';
 import { waitUntilShown } from './read-your-writes';
-import { RepositoryLogger, SnapshotPolicy } from './snapshot-policy';
-import { StateCache } from './state-cache';
-import { StreamLoader } from './stream-loader';
-import { UnitOfWork } from './unit-of-work';
+import { RepositoryLogger, SnapshotPolicy, StateCache, StreamLoader } from './stream-loader';
+import { AnyDecider, envelope, Erased, UnitOfWork } from './unit-of-work';
 
 export { STALE_IF_MATCH } from './unit-of-work';
 export type { DecideOptions, UnitOfWork } from './unit-of-work';
-export type { RepositoryLogger } from './snapshot-policy';
+export type { RepositoryLogger } from './stream-loader';
 
 export interface Outcome<State> {
   /** Domain events this command produced (empty when it changed nothing). */
@@ -48,12 +44,14 @@ export interface Committed<Result> extends Decided<Result> {
 
 /**
  * Runs commands against event-sourced aggregates. The parts, each in its own file:
+ * - stream-loader.ts: a stream's state from memory (StateCache) or its snapshot (SnapshotPolicy),
+ *   plus its newer events;
+ * - decide-and-append.ts: a batch decided on one view of the streams (BatchView), appended with
+ *   the expected revisions, retried on conflict;
  * - per-key-batches.ts: units of work queued per key and handled in batches;
- * - decide-and-append.ts: a batch decided, appended with the expected revisions, retried on conflict;
- * - unit-of-work.ts, batch-view.ts: what one unit, and one batch, see of the streams;
- * - stream-loader.ts: a stream's state from memory (state-cache.ts) or its snapshot
- *   (snapshot-policy.ts), plus its newer events;
- * - read-your-writes.ts: the answer waits until the read models show the write.
+ * - read-your-writes.ts: the answer waits until the read models serving what it wrote show it;
+ * - unit-of-work.ts: what the handlers and these parts share: the unit of work a handler is given
+ *   and what it sees of the streams, and the envelope a decided event is stored in.
  */
 export class EventSourcedRepository {
   private readonly loader: StreamLoader;

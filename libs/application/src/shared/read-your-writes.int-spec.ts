@@ -8,7 +8,7 @@ import { ReadScope } from '../ports/read-your-writes.port';
 import { CheckpointPoller } from '../projections/checkpoint-poller';
 import { CommandContext, ReadConsistency } from './command-context';
 import { EventSourcedRepository } from './event-sourced-repository';
-import { servingProjections } from './read-scope';
+import { servingProjections } from './read-your-writes';
 
 const counter: Decider<number, 'add', DomainEvent> = {
   initialState: () => 0,

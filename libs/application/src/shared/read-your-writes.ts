@@ -1,11 +1,10 @@
 import { ReadYourWrites } from '../ports/read-your-writes.port';
 import { CommandContext } from './command-context';
-import { servingProjections } from './read-scope';
 
 /**
  * Read-your-writes: a write is answered once the read models serving what it wrote show it, so
  * that a GET right after the answer sees the change. Each written stream waits for its own serving
- * projections only (read-scope.ts), never the audit feed and the like.
+ * projections only (servingProjections, below), never the audit feed and the like.
  *
  * Honest when they do not show it in time (or parked an event of the stream): the write is
  * committed all the same, the answer is `false`, and the projections are added to the request's
@@ -31,4 +30,23 @@ export async function waitUntilShown(
     }),
   );
   return shown.every(Boolean);
+}
+
+/**
+ * Which projections serve a resource's GET endpoints, by the category of its stream: a write waits
+ * for these only (read-your-writes), so a slow or failing projection elsewhere (the audit feed)
+ * never holds its answer back. Declared once, here; a stream of no listed category waits for all.
+ * Longer prefixes first: `job-type-` before `job-`.
+ */
+const SERVING: readonly (readonly [prefix: string, projections: readonly string[]])[] = [
+  ['workspace-', ['workspaces']],
+  ['project-', ['projects']],
+  ['job-type-', ['job_types']],
+  ['job-', ['jobs']],
+  ['webhook-', ['webhooks']],
+];
+
+export function servingProjections(streamId: string): readonly string[] | undefined {
+  for (const [prefix, projections] of SERVING) if (streamId.startsWith(prefix)) return projections;
+  return undefined;
 }

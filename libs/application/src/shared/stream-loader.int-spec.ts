@@ -8,9 +8,7 @@ import { EventStore, NewEvent } from '../ports/event-store.port';
 import { SnapshotStore } from '../ports/snapshot-store.port';
 import { CommandContext } from './command-context';
 import { EventSourcedRepository } from './event-sourced-repository';
-import { SNAPSHOT_EVERY, SnapshotPolicy } from './snapshot-policy';
-import { StateCache } from './state-cache';
-import { LOAD_CHUNK, StreamLoader } from './stream-loader';
+import { LOAD_CHUNK, SNAPSHOT_EVERY, SnapshotPolicy, StateCache, StreamLoader } from './stream-loader';
 
 const ws = 'ws_long';
 const stream = workspaceStream(ws);

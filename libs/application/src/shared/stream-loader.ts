@@ -1,9 +1,9 @@
 import { setImmediate } from 'node:timers/promises';
 import { DomainEvent } from '@app/domain';
 import { EventStore } from '../ports/event-store.port';
-import { AnyDecider } from './any-decider';
-import { SnapshotPolicy } from './snapshot-policy';
-import { LoadedState, StateCache } from './state-cache';
+import { SnapshotStore } from '../ports/snapshot-store.port';
+import { dropOldest } from './drop-oldest';
+import { AnyDecider } from './unit-of-work';
 
 /**
  * Events read and folded per step when loading a stream, with the event loop free in between:
@@ -14,8 +14,8 @@ export const LOAD_CHUNK = 500;
 /**
  * Loads streams: the state held in memory, else the stored snapshot, else the initial state,
  * plus the events after it, read and folded LOAD_CHUNK at a time. What it loads or is told was
- * appended is held for the next command (state-cache.ts) and snapshotted when due
- * (snapshot-policy.ts). Events arrive upcast to their current shape: the store it is given is the
+ * appended is held for the next command (StateCache) and snapshotted when due
+ * (SnapshotPolicy). Events arrive upcast to their current shape: the store it is given is the
  * upcasting one (upcasting-event-store.ts).
  */
 export class StreamLoader {
@@ -68,5 +68,122 @@ export class StreamLoader {
   private hold(decider: AnyDecider, streamId: string, loaded: LoadedState): void {
     this.cache.remember(streamId, loaded);
     this.snapshots.takeIfDue(decider, streamId, loaded);
+  }
+}
+
+/** A stream's folded state as of one of its revisions. */
+export interface LoadedState {
+  /** Revision of the last event folded in (-1: the stream has no events). */
+  revision: number;
+  state: unknown;
+  /** Id of the event at `revision` (null: none): what a snapshot of this state records. */
+  lastEventId: string | null;
+  /** Revision of the newest snapshot known to be stored (-1: none). */
+  snapshotRevision: number;
+}
+
+/**
+ * Streams whose state stays in memory after a command (the least recently used go first). A
+ * stream not in it is loaded from its snapshot and newer events; a hot one (a workspace's, a job
+ * being edited) stays. Each held state grows the heap's live set, and V8 lets the heap peak at a
+ * multiple of that before collecting: resident memory follows (docs/benchmarks.md).
+ */
+const STATE_CACHE_SIZE = 5_000;
+
+/**
+ * The states of the streams this process decided on or loaded recently, so that a hot stream is
+ * decided on without reading it again.
+ *
+ * Invariant: a held `state` is exactly the fold of its stream's events up to `revision`, and it is
+ * never mutated (folds are pure and build new states; a newer one replaces the entry). It may be
+ * behind the store, when another process appended since, but it is never wrong about the revision
+ * it names. Hence:
+ * - a decision taken on a held state stands if its append is conditional on that revision: a
+ *   conflict says it was behind (decide-and-append.ts);
+ * - loading starts from it and reads only the newer events, never the stream from the start.
+ */
+export class StateCache {
+  private readonly held = new Map<string, LoadedState>();
+
+  constructor(private readonly size = STATE_CACHE_SIZE) {}
+
+  get(streamId: string): LoadedState | undefined {
+    return this.held.get(streamId);
+  }
+
+  /** Holds `loaded` as the stream's state, most recently used. */
+  remember(streamId: string, loaded: LoadedState): void {
+    this.held.delete(streamId);
+    this.held.set(streamId, loaded);
+    dropOldest(this.held, this.size);
+  }
+}
+
+/** A new snapshot is stored once a stream has this many events past its last one. */
+export const SNAPSHOT_EVERY = 250;
+
+/** Where the command side reports what costs it time but never data (an unusable snapshot). */
+export interface RepositoryLogger {
+  warn(message: string, detail?: unknown): void;
+}
+
+/**
+ * When a stream's state is stored as a snapshot, and when a stored one may be used.
+ *
+ * Invariant: a snapshot is a cache of a fold, never a source of truth. One is used only if it has
+ * the decider's current snapshot shape (`version`) and is of the stream's present history (the
+ * event at its revision is still the one it was taken at); otherwise, or when it cannot be read,
+ * the events are folded instead. Storing one happens in the background and may fail: losing
+ * snapshots costs time, not data.
+ */
+export class SnapshotPolicy {
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshots: SnapshotStore | null,
+    private readonly logger: RepositoryLogger,
+  ) {}
+
+  /** The stream's state as its stored snapshot has it, if there is one that may be used. */
+  async restore(decider: AnyDecider, streamId: string): Promise<LoadedState | undefined> {
+    if (!this.snapshots || !decider.snapshot) return undefined;
+    try {
+      const snapshot = await this.snapshots.get(streamId);
+      if (!snapshot || snapshot.version !== decider.snapshot.version) return undefined;
+      const [at] = await this.store.readStream(streamId, { fromRevision: snapshot.revision, maxCount: 1 });
+      if (!at || at.id !== snapshot.eventId) return undefined;
+      return {
+        revision: snapshot.revision,
+        state: decider.snapshot.fromSnapshot(snapshot.state),
+        lastEventId: snapshot.eventId,
+        snapshotRevision: snapshot.revision,
+      };
+    } catch (error) {
+      this.logger.warn(`Snapshot of ${streamId} unreadable; folding its events instead`, error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Stores a snapshot of `loaded` when the stream is SNAPSHOT_EVERY events past its last one, and
+   * records on `loaded` that it did. Never waited for, and never throws.
+   */
+  takeIfDue(decider: AnyDecider, streamId: string, loaded: LoadedState): void {
+    if (!this.snapshots || !decider.snapshot || loaded.lastEventId === null) return;
+    if (loaded.revision - loaded.snapshotRevision < SNAPSHOT_EVERY) return;
+    loaded.snapshotRevision = loaded.revision;
+    const { version, toSnapshot } = decider.snapshot;
+    const failed = (error: unknown) => this.logger.warn(`Could not store a snapshot of ${streamId}`, error);
+    try {
+      const snapshot = {
+        streamId,
+        revision: loaded.revision,
+        eventId: loaded.lastEventId,
+        version,
+        state: toSnapshot(loaded.state),
+      };
+      this.snapshots.put(snapshot).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 }

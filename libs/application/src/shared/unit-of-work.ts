@@ -1,9 +1,19 @@
-import { Decider, DomainEvent, preconditionFailed } from '@app/domain';
+import { Decider, DomainEvent, eventSchemas, preconditionFailed } from '@app/domain';
 import { Clock } from '../ports/clock.port';
-import { AnyDecider, Erased } from './any-decider';
-import { BatchView, TrackedStream } from './batch-view';
+import { NewEvent } from '../ports/event-store.port';
 import { CommandContext } from './command-context';
-import { envelope } from './event-envelope';
+import { newEventId } from './time-ordered-ids';
+
+/**
+ * The command side loads, folds and stores the streams of every aggregate, so it erases their
+ * state, command and event types. `evolve` takes them in parameter position, where `unknown` would
+ * reject every concrete decider: `any` is the only type that erases them, and it is named once, here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Erased = any;
+
+/** What loading a stream needs of its aggregate's decider. */
+export type AnyDecider<State = Erased> = Pick<Decider<State, Erased, Erased>, 'initialState' | 'evolve' | 'snapshot'>;
 
 export const STALE_IF_MATCH = 'The resource has changed since the version given in If-Match';
 
@@ -47,6 +57,56 @@ export interface DecideOptions {
 }
 
 /**
+ * A decided event as it is stored: a new time-ordered id, its type's current schema version, and
+ * the metadata of the command that caused it (docs/decisions.md, "Event envelope").
+ */
+export function envelope(event: DomainEvent, context: CommandContext, clock: Clock): NewEvent {
+  return {
+    id: newEventId(),
+    type: event.type,
+    schemaVersion: eventSchemas.currentVersion(event.type),
+    data: event.data,
+    metadata: {
+      workspaceId: context.workspaceId,
+      actor: context.actor,
+      requestId: context.requestId,
+      correlationId: context.requestId,
+      causationId: context.causationId,
+      recordedAt: clock.now(),
+    },
+  };
+}
+
+/** A stream as the batch being decided sees it. */
+export interface TrackedStream {
+  decider: AnyDecider;
+  /** Revision it was loaded at: the expected revision of its append (or check). */
+  loadedRevision: number;
+  /** State and revision after the events decided so far. */
+  state: unknown;
+  revision: number;
+  events: NewEvent[];
+  /** Whether a unit that finished used it (a failed unit's streams are not conditions). */
+  used: boolean;
+  /**
+   * Taken from memory without looking for newer events: true until the batch's append (which
+   * checks its revision) or a read confirms it.
+   */
+  unverified: boolean;
+  /** Where its append goes among the others (DecideOptions.order). */
+  order: 'first' | 'last' | undefined;
+}
+
+/**
+ * What a unit needs of its batch's streams (BatchView, decide-and-append.ts): a stream as the
+ * units before it left it, and a place to leave what it decided.
+ */
+export interface BatchStreams {
+  track(decider: AnyDecider, streamId: string, newStream: boolean): Promise<TrackedStream>;
+  merge(own: ReadonlyMap<string, TrackedStream>): string[];
+}
+
+/**
  * One unit's view: the batch's streams plus what this unit decided, kept apart until the unit
  * finishes, so a unit that throws leaves nothing behind.
  */
@@ -54,7 +114,7 @@ export class Unit implements UnitOfWork {
   private readonly own = new Map<string, TrackedStream>();
 
   constructor(
-    private readonly batch: BatchView,
+    private readonly batch: BatchStreams,
     private readonly context: CommandContext,
     private readonly clock: Clock,
   ) {}

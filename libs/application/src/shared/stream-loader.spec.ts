@@ -1,8 +1,38 @@
 import { EventStore, RecordedEvent } from '../ports/event-store.port';
 import { Snapshot, SnapshotStore } from '../ports/snapshot-store.port';
-import { AnyDecider } from './any-decider';
-import { SNAPSHOT_EVERY, SnapshotPolicy } from './snapshot-policy';
-import { LoadedState } from './state-cache';
+import { LoadedState, SNAPSHOT_EVERY, SnapshotPolicy, StateCache } from './stream-loader';
+import { AnyDecider } from './unit-of-work';
+
+const at = (revision: number): LoadedState => ({
+  revision,
+  state: { revision },
+  lastEventId: `e${revision}`,
+  snapshotRevision: -1,
+});
+
+describe('StateCache', () => {
+  it('holds the newest state remembered for a stream', () => {
+    const cache = new StateCache(10);
+
+    cache.remember('s-1', at(0));
+    cache.remember('s-1', at(3));
+
+    expect(cache.get('s-1')).toEqual(at(3));
+    expect(cache.get('s-2')).toBeUndefined();
+  });
+
+  it('lets the least recently remembered streams go first once full', () => {
+    const cache = new StateCache(16);
+    for (let i = 0; i < 16; i++) cache.remember(`s-${i}`, at(i));
+
+    cache.remember('s-0', at(100)); // used again: the most recent now
+    cache.remember('s-16', at(16));
+
+    expect(cache.get('s-0')).toEqual(at(100));
+    expect(cache.get('s-1')).toBeUndefined();
+    expect(cache.get('s-16')).toEqual(at(16));
+  });
+});
 
 const counter: AnyDecider<{ n: number }> = {
   initialState: () => ({ n: 0 }),
