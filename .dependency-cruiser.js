@@ -3,6 +3,8 @@
  * domain <- application <- infrastructure / apps. Drivers and frameworks stay out of the core.
  */
 const DRIVERS = '^(better-sqlite3|mongodb|@eventstore/db-client|ioredis|redis|fastify|undici)';
+/** The frameworks whose files below their entry point are internal (see no-dependency-internals). */
+const INTERNALS_OF = '(@nestjs/[^/]+|class-validator|class-transformer)';
 module.exports = {
   forbidden: [
     {
@@ -41,6 +43,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/infrastructure' },
       to: { path: '^apps/' },
+    },
+    {
+      name: 'no-dependency-internals',
+      comment:
+        'A package is imported by its name, through the entry point it documents: a file inside it ' +
+        '(@nestjs/common/constants, @nestjs/core/helpers/..., class-validator/cjs/...) is its own ' +
+        'business and changes without notice in any release.',
+      severity: 'error',
+      from: {},
+      to: {
+        path: `node_modules/${INTERNALS_OF}/`,
+        pathNot: `node_modules/${INTERNALS_OF}/((dist|cjs)/)?index\\.js$`,
+      },
     },
     {
       name: 'no-circular',

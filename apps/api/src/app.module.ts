@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
@@ -12,9 +12,8 @@ import { OperationsModule } from './operations/operations.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { AuthGuard } from './http/auth.guard';
-import { httpPolicyProviders } from './http/direct-routes';
 import { RequestAuthentication } from './http/authentication';
-import { DtoValidationPipe } from './http/validation';
+import { RequestValidationPipe } from './http/validation';
 import { ProjectsModule } from './projects/projects.module';
 import { JobsModule } from './jobs/jobs.module';
 import { JobTypesModule } from './job-types/job-types.module';
@@ -32,8 +31,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         CqrsModule.forRoot(),
-        // The controllers' routes, for the ones served directly (http/direct-routes.ts).
-        DiscoveryModule,
         CoreModule.forRoot(config),
         LimitsModule.forRoot(config),
         HealthModule,
@@ -48,7 +45,12 @@ export class AppModule {
         WebhooksModule,
         OpenApiModule,
       ],
-      providers: [RequestAuthentication, ...httpPolicyProviders(AuthGuard, DtoValidationPipe, AllExceptionsFilter)],
+      providers: [
+        RequestAuthentication,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
     };
   }
 }

@@ -24,11 +24,6 @@ export interface CreateAppOptions {
   logger?: boolean;
   /** Request size and time bounds (http/request-bounds.ts); tests shorten the timeouts. */
   bounds?: Partial<RequestBounds>;
-  /**
-   * Routes served without NestJS's per-request router where they allow it (http/direct-routes.ts);
-   * default true. False serves every route through NestJS's router: the tests compare the two.
-   */
-  directRoutes?: boolean;
 }
 
 /** Builds the HTTP application (used by main.ts, the tests and the benchmarks). */
@@ -56,7 +51,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger: options.logger === false ? false : serviceLogger(config.logLevel),
     bufferLogs: false,
   });
-  registerHttpPipeline(app, bounds, { apiPrefix: API_PREFIX, directRoutes: options.directRoutes ?? true });
+  registerHttpPipeline(app, bounds);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
   await app.init();
   publishOpenApi(app);

@@ -9,14 +9,10 @@ import { logContext } from '../observability/logger';
 import { requestLogHook } from '../observability/request-log';
 import { RequestAuthentication } from './authentication';
 import { APP_CONFIG } from '../tokens';
-import { AllExceptionsFilter } from './all-exceptions.filter';
-import { AuthGuard } from './auth.guard';
 import { conditionalResponses } from './conditional';
-import { directRouting } from './direct-routes';
 import { REQUEST_TIMED_OUT } from './errors';
 import { readConsistencyHook } from './read-consistency';
 import { answerInTime, boundShutdown, readRefusedBodies, refuseLongUrls, RequestBounds } from './request-bounds';
-import { DtoValidationPipe } from './validation';
 
 /**
  * Every Fastify hook of the service, registered here and nowhere else. Hooks of one kind run in
@@ -50,10 +46,6 @@ import { DtoValidationPipe } from './validation';
  *  12. request metrics and the request log line.
  * onError (an error answer only, before it is built)
  *  13. request bounds: a body refused as too large is still read, so that its client reads the 413.
- * onRoute (once per route, as NestJS registers it)
- *  14. direct routes: NestJS's handler swapped for one that does the same without its per-request
- *      router, where the route allows it (http/direct-routes.ts); `directRoutes: false` keeps
- *      NestJS's router on every route.
  *
  * Called once NestJS has built its providers and before it registers its routes (app.init), so
  * the hooks apply to every route.
@@ -61,7 +53,6 @@ import { DtoValidationPipe } from './validation';
 export function registerHttpPipeline(
   app: NestFastifyApplication,
   bounds: RequestBounds,
-  routing: { apiPrefix: string; directRoutes: boolean },
 ): void {
   const fastify = app.get(HttpAdapterHost).httpAdapter.getInstance<FastifyInstance>();
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -99,13 +90,4 @@ export function registerHttpPipeline(
   );
 
   fastify.addHook('onResponse', requestLogHook(metrics, config.logLevel));
-
-  if (routing.directRoutes) {
-    const policies = {
-      guard: app.get(AuthGuard),
-      pipe: app.get(DtoValidationPipe),
-      filter: app.get(AllExceptionsFilter),
-    };
-    fastify.addHook('onRoute', directRouting(app, routing.apiPrefix, policies).onRoute);
-  }
 }

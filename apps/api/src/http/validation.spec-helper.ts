@@ -1,22 +1,18 @@
 import { BadRequestException } from '@nestjs/common';
-import { DtoValidationPipe } from './validation';
+import { RequestValidationPipe } from './validation';
 
-const pipe = new DtoValidationPipe();
+const pipe = new RequestValidationPipe();
+
+/** What the validation pipe hands the handler for `body` as a `dto`. */
+export const accepted = (dto: new () => object, body: unknown) => pipe.transform(body, { type: 'body', metatype: dto });
 
 /** The 400 message the validation pipe gives `body` as a `dto`; undefined when it passes. */
-export function refusal(dto: new () => object, body: unknown): string | undefined {
+export async function refusal(dto: new () => object, body: unknown): Promise<string | undefined> {
   try {
-    pipe.transform(body, { type: 'body', metatype: dto });
+    await accepted(dto, body);
   } catch (error) {
     if (error instanceof BadRequestException) return (error.getResponse() as { message: string }).message;
     throw error;
   }
   return undefined;
 }
-
-/** The fields a resource's field table gives one request (create or update), sorted. */
-export const fieldsTakenBy = (table: Record<string, object>, request: 'create' | 'update') =>
-  Object.entries(table)
-    .filter(([, rule]) => request in rule)
-    .map(([field]) => field)
-    .sort();

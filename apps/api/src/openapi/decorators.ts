@@ -1,5 +1,4 @@
-import { applyDecorators, RequestMethod, Type } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants';
+import { applyDecorators, Type } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -47,32 +46,31 @@ const forbidden = (codes: readonly AuthCode[]) =>
     ),
   });
 
-/** Applies `decorate(method)` to every route handler of a controller class. */
-function forEachRoute(target: { prototype: object }, decorate: (method: RequestMethod) => MethodDecorator) {
+/**
+ * Applies a decorator of its own (`decorator()`) to every method of a controller class: a route
+ * handler is a method, and on any other method swagger metadata is never read.
+ */
+function forEachMethod(target: { prototype: object }, decorator: () => MethodDecorator) {
   const prototype = target.prototype as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-    const method =
-      descriptor && typeof descriptor.value === 'function'
-        ? Reflect.getMetadata(METHOD_METADATA, descriptor.value)
-        : undefined;
-    if (method !== undefined) decorate(method as RequestMethod)(prototype, name, descriptor!);
+    if (name !== 'constructor' && typeof descriptor?.value === 'function') decorator()(prototype, name, descriptor);
   }
 }
 
+/** The 403 of a read: a read-only key may read (openapi-document.ts takes its example off GETs). */
+export const READ_ONLY_ACCESS: AuthCode = 'read_only_access';
+
 /**
  * Class decorator for the API-key routes (the default audience of auth.guard.ts): the bearer
- * scheme, and the 403 answers each route can give — `read_only_access` only on writes.
+ * scheme, and the 403 answers each route can give (`read_only_access` only on writes: the
+ * document leaves it out of reads, as a class decorator does not see a route's method).
  */
 export function ApiKeyAuth(): ClassDecorator {
   return (target) => {
     ApiBearerAuth(API_KEY_SCHEME)(target);
-    forEachRoute(target, (method) =>
-      forbidden(
-        method === RequestMethod.GET
-          ? ['invalid_api_key', 'api_key_inactive', 'enterprise_required']
-          : ['invalid_api_key', 'api_key_inactive', 'read_only_access', 'enterprise_required'],
-      ),
+    forEachMethod(target, () =>
+      forbidden(['invalid_api_key', 'api_key_inactive', READ_ONLY_ACCESS, 'enterprise_required']),
     );
   };
 }
@@ -81,7 +79,7 @@ export function ApiKeyAuth(): ClassDecorator {
 export function ApiOperatorAuth(): ClassDecorator {
   return (target) => {
     ApiBearerAuth(OPERATOR_SCHEME)(target);
-    forEachRoute(target, () => forbidden(['invalid_admin_token', 'api_key_path_not_allowed']));
+    forEachMethod(target, () => forbidden(['invalid_admin_token', 'api_key_path_not_allowed']));
   };
 }
 

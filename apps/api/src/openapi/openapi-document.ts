@@ -12,7 +12,7 @@ import {
 import { rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader } from '../limits/rate-limit-headers';
 import { DEFAULT_REQUEST_BOUNDS } from '../http/request-bounds';
 import { APP_CONFIG } from '../tokens';
-import { API_KEY_SCHEME, OPERATOR_SCHEME } from './decorators';
+import { API_KEY_SCHEME, OPERATOR_SCHEME, READ_ONLY_ACCESS } from './decorators';
 import { toOpenApi31 } from './openapi-31';
 import { addTransportAnswers, DEFAULT_BODY_LIMIT } from './transport-answers';
 import { addWebhooks } from './webhooks-document';
@@ -242,6 +242,13 @@ function describeResponses(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** A read-only key may read: a GET never answers `read_only_access` (decorators.ts, ApiKeyAuth). */
+function readOnlyKeysRead(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths as Json))
+    delete examplesOf(item.get?.responses?.['403'])?.[READ_ONLY_ACCESS];
+  return document;
+}
+
 /**
  * The OpenAPI 3.1 document of the running application, generated from its controllers and DTOs.
  * Call it once the application is initialised (routes and global prefix settled).
@@ -253,6 +260,6 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   const fastify = app.getHttpAdapter().getInstance() as { initialConfig: { bodyLimit?: number } };
   const bodyLimit = fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const withHooks = addHookBehaviour(describeResponses(document), app.get<AppConfig>(APP_CONFIG));
+  const withHooks = addHookBehaviour(describeResponses(readOnlyKeysRead(document)), app.get<AppConfig>(APP_CONFIG));
   return addWebhooks(toOpenApi31(addTransportAnswers(withHooks, { ...DEFAULT_REQUEST_BOUNDS, bodyLimit })));
 }

@@ -1,63 +1,85 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import {
-  MEMBER_LIMITS,
-  MEMBER_MESSAGES as MM,
+  MEMBER_LIMITS as L,
+  MEMBER_MESSAGES as M,
   MEMBER_ROLES,
   MEMBER_STATUSES,
   MemberRole,
   MemberStatus,
 } from '@app/domain';
-import { IsStringField, LengthBetween, OneOf, OptionalString, Required, WhenPresent } from '../../http/field-rules';
-import { ADMIN_FIELD } from '../../openapi/schemas/admin.schema';
+import { CharLength, IsOmittable, MUST_BE_STRING } from '../../http/validators';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const HTTP_URL = /^https?:\/\/\S+$/;
 
-/** POST /admin/workspaces/{workspaceId}/members (docs/operator-contract.md). */
+/**
+ * POST /admin/workspaces/{workspaceId}/members (docs/operator-contract.md). Fields in the order
+ * their failures are reported in; each field's checks run bottom-up (http/validators.ts). null
+ * leaves an optional text field unset.
+ */
 export class AddMemberDto {
-  @ApiProperty(ADMIN_FIELD.email)
-  @applyDecorators(
-    Required(MM.emailRequired),
-    IsStringField('email'),
-    LengthBetween(MEMBER_LIMITS.email.min, MEMBER_LIMITS.email.max, MM.email),
-    ValidateBy(
-      { name: 'email', validator: { validate: (v: unknown) => typeof v === 'string' && EMAIL.test(v) } },
-      { message: MM.email },
-    ),
-  )
-  email: string = undefined as never;
+  @ApiProperty({
+    type: String,
+    format: 'email',
+    minLength: L.email.min,
+    maxLength: L.email.max,
+    description: 'Unique in the workspace (case-insensitive)',
+    example: 'pat@example.com',
+  })
+  @Matches(EMAIL, { message: M.email })
+  @CharLength(L.email.min, L.email.max, M.email)
+  @IsString(MUST_BE_STRING)
+  @IsDefined({ message: M.emailRequired })
+  email: string;
 
-  @ApiProperty(ADMIN_FIELD.role)
-  @OneOf(MEMBER_ROLES, MM.role)
-  role: MemberRole = undefined as never;
+  @ApiProperty({ enum: [...MEMBER_ROLES], enumName: 'MemberRole', example: 'pilot' })
+  @IsIn(MEMBER_ROLES, { message: M.role })
+  role: MemberRole;
 
-  @ApiPropertyOptional(ADMIN_FIELD.first_name)
-  @OptionalString('first_name', MEMBER_LIMITS.firstName, MM.firstNameLength)
-  first_name?: string | null = undefined;
+  @ApiPropertyOptional({ type: String, maxLength: L.firstName, nullable: true, example: 'Pat' })
+  @CharLength(0, L.firstName, M.firstNameLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  first_name?: string | null;
 
-  @ApiPropertyOptional(ADMIN_FIELD.last_name)
-  @OptionalString('last_name', MEMBER_LIMITS.lastName, MM.lastNameLength)
-  last_name?: string | null = undefined;
+  @ApiPropertyOptional({ type: String, maxLength: L.lastName, nullable: true, example: 'Jensen' })
+  @CharLength(0, L.lastName, M.lastNameLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  last_name?: string | null;
 
-  @ApiPropertyOptional(ADMIN_FIELD.title)
-  @OptionalString('title', MEMBER_LIMITS.title, MM.titleLength)
-  title?: string | null = undefined;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: L.title,
+    nullable: true,
+    description: 'Job title',
+    example: 'Senior pilot',
+  })
+  @CharLength(0, L.title, M.titleLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  title?: string | null;
 
-  @ApiPropertyOptional(ADMIN_FIELD.phone_number)
-  @OptionalString('phone_number', MEMBER_LIMITS.phoneNumber, MM.phoneNumberLength)
-  phone_number?: string | null = undefined;
+  @ApiPropertyOptional({ type: String, maxLength: L.phoneNumber, nullable: true, example: '+45 12 34 56 78' })
+  @CharLength(0, L.phoneNumber, M.phoneNumberLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  phone_number?: string | null;
 
-  @ApiPropertyOptional(ADMIN_FIELD.profile_picture)
-  @applyDecorators(
-    OptionalString('profile_picture', MEMBER_LIMITS.profilePicture, MM.profilePictureLength),
-    ValidateIf((_o, v) => v !== undefined && v !== null),
-    ValidateBy(
-      { name: 'url', validator: { validate: (v: unknown) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v) } },
-      { message: MM.profilePictureUrl },
-    ),
-  )
-  profile_picture?: string | null = undefined;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    maxLength: L.profilePicture,
+    nullable: true,
+    description: 'An http(s) URL',
+    example: 'https://cdn.example.com/avatars/pat.png',
+  })
+  @Matches(HTTP_URL, { message: M.profilePictureUrl })
+  @CharLength(0, L.profilePicture, M.profilePictureLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  profile_picture?: string | null;
 
   @ApiPropertyOptional({
     enum: [...MEMBER_STATUSES],
@@ -65,6 +87,7 @@ export class AddMemberDto {
     description: 'Membership status',
     example: 'active',
   })
-  @applyDecorators(WhenPresent(), OneOf(MEMBER_STATUSES, MM.status))
-  status?: MemberStatus = undefined;
+  @IsIn(MEMBER_STATUSES, { message: M.status })
+  @IsOmittable()
+  status?: MemberStatus;
 }

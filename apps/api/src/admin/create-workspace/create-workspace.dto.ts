@@ -1,39 +1,34 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Plan, PLANS, WORKSPACE_LIMITS as L, WORKSPACE_MESSAGES as M } from '@app/domain';
-import { OneOf, RequiredString, WhenPresent } from '../../http/field-rules';
-import { ADMIN_FIELD } from '../../openapi/schemas/admin.schema';
+import { CharLength, MUST_BE_STRING } from '../../http/validators';
 
-/** `project_limit` of create and update: a non-negative integer, or null for unlimited. */
-export const ProjectLimit = () =>
-  applyDecorators(
-    WhenPresent(),
-    ValidateBy(
-      {
-        name: 'projectLimit',
-        validator: {
-          validate: (v: unknown) =>
-            v === null ||
-            (typeof v === 'number' && Number.isInteger(v) && v >= L.projectLimit.min && v <= L.projectLimit.max),
-          defaultMessage: () => M.projectLimit,
-        },
-      },
-      { message: M.projectLimit },
-    ),
-  );
-
-/** POST /admin/workspaces (docs/operator-contract.md). */
+/**
+ * POST /admin/workspaces (docs/operator-contract.md). Fields in the order their failures are
+ * reported in; each field's checks run bottom-up (http/validators.ts).
+ */
 export class CreateWorkspaceDto {
-  @ApiProperty(ADMIN_FIELD.workspace_name)
-  @RequiredString('name', L.name.min, L.name.max, M.nameLength)
-  name: string = undefined as never;
+  @ApiProperty({ type: String, minLength: L.name.min, maxLength: L.name.max, example: 'Acme Aerial' })
+  @CharLength(L.name.min, L.name.max, M.nameLength)
+  @IsString(MUST_BE_STRING)
+  @IsDefined({ message: M.nameRequired })
+  name: string;
 
-  @ApiProperty(ADMIN_FIELD.plan)
-  @OneOf(PLANS, M.plan)
-  plan: Plan = undefined as never;
+  @ApiProperty({ enum: [...PLANS], description: 'API access needs `enterprise`', example: 'enterprise' })
+  @IsIn(PLANS, { message: M.plan })
+  plan: Plan;
 
-  @ApiPropertyOptional(ADMIN_FIELD.project_limit)
-  @ProjectLimit()
-  project_limit?: number | null = undefined;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: L.projectLimit.min,
+    maximum: L.projectLimit.max,
+    nullable: true,
+    description: 'Maximum number of projects; null (or absent on create) = unlimited',
+    example: 100,
+  })
+  @Max(L.projectLimit.max, { message: M.projectLimit })
+  @Min(L.projectLimit.min, { message: M.projectLimit })
+  @IsInt({ message: M.projectLimit })
+  @IsOptional()
+  project_limit?: number | null;
 }

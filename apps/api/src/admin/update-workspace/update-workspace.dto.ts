@@ -1,17 +1,12 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Plan, PLANS, WORKSPACE_MESSAGES as M } from '@app/domain';
-import { OneOf, WhenPresent } from '../../http/field-rules';
-import { ADMIN_FIELD } from '../../openapi/schemas/admin.schema';
-import { ProjectLimit } from '../create-workspace/create-workspace.dto';
+import { PartialType, PickType } from '@nestjs/swagger';
+import { CreateWorkspaceDto } from '../create-workspace/create-workspace.dto';
 
-/** PATCH /admin/workspaces/{workspaceId}: at least one of the two fields (checked by the controller). */
-export class UpdateWorkspaceDto {
-  @ApiPropertyOptional(ADMIN_FIELD.plan)
-  @applyDecorators(WhenPresent(), OneOf(PLANS, M.plan))
-  plan?: Plan = undefined;
-
-  @ApiPropertyOptional({ ...ADMIN_FIELD.project_limit, description: 'Maximum number of projects; null = unlimited' })
-  @ProjectLimit()
-  project_limit?: number | null = undefined;
-}
+/**
+ * PATCH /admin/workspaces/{workspaceId}: create's `plan` and `project_limit`, with create's checks,
+ * each optional; at least one of the two (checked by the controller). A `plan` of null is
+ * refused like any wrong plan (`skipNullProperties: false`); a `project_limit` of null means
+ * unlimited, as on create.
+ */
+export class UpdateWorkspaceDto extends PartialType(PickType(CreateWorkspaceDto, ['plan', 'project_limit']), {
+  skipNullProperties: false,
+}) {}

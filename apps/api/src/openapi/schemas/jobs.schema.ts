@@ -12,7 +12,6 @@ import {
   JOB_LIMITS,
   JOB_PATTERNS,
   JobView,
-  MAX_PILOTS_PER_REQUEST,
   PRIORITIES,
   RECURRING_FREQUENCIES,
   WEEKS_OF_MONTH,
@@ -222,12 +221,3 @@ export const UnassignPilotsResultSchema = schemaOf<UnassignPilotsResult>(
     assignments_removed: records('Records removed (pilots × occurrences)', 12),
   },
 );
-
-/** `pilots` of assign / unassign. */
-export const PILOTS_FIELD = {
-  type: [String],
-  minItems: 1,
-  maxItems: MAX_PILOTS_PER_REQUEST,
-  description: 'User ids of pilots (from `GET /v1/team?role=pilot`); repeated ids count once',
-  example: [EXAMPLE.userId],
-} satisfies ApiPropertyOptions;

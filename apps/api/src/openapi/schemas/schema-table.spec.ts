@@ -1,14 +1,24 @@
-import { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ModelPropertiesAccessor } from '@nestjs/swagger/dist/services/model-properties-accessor';
-import { SchemaObjectFactory } from '@nestjs/swagger/dist/services/schema-object-factory';
-import { SwaggerTypesMapper } from '@nestjs/swagger/dist/services/swagger-types-mapper';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { schemaOf } from './schema-table';
 
-/** The schemas the document would hold for `type`, as SwaggerModule builds them. */
-function explore(type: new () => unknown) {
-  const schemas: Record<string, SchemaObject> = {};
-  new SchemaObjectFactory(new ModelPropertiesAccessor(), new SwaggerTypesMapper()).exploreModelSchema(type, schemas);
-  return schemas as Record<string, { description?: string; required?: string[]; properties: Record<string, unknown> }>;
+@Module({})
+class EmptyModule {}
+
+type Schemas = Record<string, { description?: string; required?: string[]; properties: Record<string, unknown> }>;
+
+/** The schemas the document holds for `type`, as SwaggerModule builds them. */
+async function explore(type: new () => unknown): Promise<Schemas> {
+  const app = await NestFactory.create(EmptyModule, new FastifyAdapter(), { logger: false });
+  try {
+    await app.init();
+    const document = SwaggerModule.createDocument(app, new DocumentBuilder().build(), { extraModels: [type] });
+    return (document.components?.schemas ?? {}) as Schemas;
+  } finally {
+    await app.close();
+  }
 }
 
 interface Sample {
@@ -37,8 +47,8 @@ describe('schemaOf: a response schema from one field table', () => {
     },
   );
 
-  it('names the schema and keeps its description and the table order', () => {
-    const schemas = explore(Sample);
+  it('names the schema and keeps its description and the table order', async () => {
+    const schemas = await explore(Sample);
     expect(Object.keys(schemas).sort()).toEqual(['Child', 'Sample']);
     expect(schemas.Sample.description).toBe('A sample.');
     expect(Object.keys(schemas.Sample.properties)).toEqual([
@@ -54,8 +64,8 @@ describe('schemaOf: a response schema from one field table', () => {
     expect(schemas.Sample.required).toEqual(['id', 'count', 'done', 'tags', 'kind', 'note', 'child']);
   });
 
-  it('gives each field the type a decorated class property would have had', () => {
-    const { properties } = explore(Sample).Sample;
+  it('gives each field the type a decorated class property would have had', async () => {
+    const { properties } = (await explore(Sample)).Sample;
     expect(properties.id).toEqual({ type: 'string', example: 'x1' });
     expect(properties.count).toEqual({ type: 'number', example: 3 });
     expect(properties.done).toEqual({ type: 'boolean', description: 'Finished', example: false });

@@ -168,20 +168,3 @@ export const RotatedSecretSchema = schemaOf<RotatedSecret & { message: string }>
     message: { example: WEBHOOK_ANSWERS.secretRotated },
   },
 );
-
-export const RECOVER_FIELD = {
-  since: {
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    description: 'Unix time in milliseconds: failed deliveries created from then',
-    example: EXAMPLE.time,
-  },
-  until: {
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    description: 'Unix time in milliseconds, after `since`: up to then (exclusive); default now',
-    example: EXAMPLE.time + 86_400_000,
-  },
-} satisfies Record<string, ApiPropertyOptions>;

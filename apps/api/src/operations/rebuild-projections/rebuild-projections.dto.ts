@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsStringField, WhenPresent } from '../../http/field-rules';
+import { IsString } from 'class-validator';
+import { IsOmittable, MUST_BE_STRING } from '../../http/validators';
 
 /** POST /admin/projections/rebuild (docs/operations.md): one projection, or all. */
 export class RebuildDto {
@@ -8,7 +9,7 @@ export class RebuildDto {
     description: 'One projection (see GET /v1/admin/projections); absent = all, one after the other',
     example: 'projects',
   })
-  @IsStringField('name')
-  @WhenPresent()
-  name?: string = undefined;
+  @IsString(MUST_BE_STRING)
+  @IsOmittable()
+  name?: string;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
 import { PROJECT_MESSAGES } from '@app/domain';
-import { IsBooleanField } from '../../http/field-rules';
 
 /** POST /projects/{id}/archive */
 export class ArchiveProjectDto {
@@ -9,6 +9,6 @@ export class ArchiveProjectDto {
     description: '`true` archives the project (left out of the default list), `false` restores it',
     example: true,
   })
-  @IsBooleanField(PROJECT_MESSAGES.archivedBoolean)
-  archived: boolean = undefined as never;
+  @IsBoolean({ message: PROJECT_MESSAGES.archivedBoolean })
+  archived: boolean;
 }

@@ -1,17 +1,71 @@
-import type { Status } from '@app/domain';
-import { OnUpdate } from '../project-field-rules';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
+import {
+  OTHER_STATUS_REASON_LENGTH,
+  OTHER_STATUS_REASON_LIMITS as REASON,
+  OTHER_STATUS_REASON_REQUIRED,
+  PROJECT_LIMITS as L,
+  PROJECT_MESSAGES as M,
+  Status,
+  STATUS_MESSAGE,
+  STATUS_VALUES,
+} from '@app/domain';
+import { CharLength, IfStatusIsOtherOrGiven, IsIsoDate, IsOmittable, MUST_BE_STRING } from '../../http/validators';
+import { orNull } from '../../openapi/schemas/common.schema';
+import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
 
 /**
- * PATCH /projects/{id}: every field optional; only supplied fields change; null clears the nullable
- * ones. The rules are create's (PROJECT_FIELDS, ../project-field-rules.ts).
+ * PATCH /projects/{id}: every field optional; only supplied fields change; null clears end_date,
+ * external_id and laanc_number and is refused for the others. `laanc_number` is written only here;
+ * `description` may not be emptied.
  */
 export class UpdateProjectDto {
-  @OnUpdate('name') name?: string = undefined;
-  @OnUpdate('start_date') start_date?: string = undefined;
-  @OnUpdate('end_date') end_date?: string | null = undefined;
-  @OnUpdate('description') description?: string = undefined;
-  @OnUpdate('status') status?: Status = undefined;
-  @OnUpdate('other_status_reason') other_status_reason?: string = undefined;
-  @OnUpdate('external_id') external_id?: string | null = undefined;
-  @OnUpdate('laanc_number') laanc_number?: string | null = undefined;
+  @ApiPropertyOptional(F.name)
+  @CharLength(L.name.min, L.name.max, M.nameLength)
+  @IsString(MUST_BE_STRING)
+  @IsOmittable()
+  name?: string;
+
+  @ApiPropertyOptional(F.start_date)
+  @IsIsoDate(M.startDateFormat)
+  @IsOmittable()
+  start_date?: string;
+
+  @ApiPropertyOptional({ ...orNull(F.end_date), description: 'ISO 8601 date, after start_date; null clears it' })
+  @IsIsoDate(M.endDateFormat)
+  @IsOptional()
+  end_date?: string | null;
+
+  @ApiPropertyOptional({ ...F.description, minLength: L.description.min })
+  @CharLength(L.description.min, L.description.max, M.descriptionLength)
+  @IsString(MUST_BE_STRING)
+  @IsOmittable()
+  description?: string;
+
+  @ApiPropertyOptional(STATUS_FIELD)
+  @IsIn(STATUS_VALUES, { message: STATUS_MESSAGE })
+  @IsOmittable()
+  status?: Status;
+
+  @ApiPropertyOptional(F.other_status_reason)
+  @CharLength(REASON.min, REASON.max, OTHER_STATUS_REASON_LENGTH)
+  @IsString(MUST_BE_STRING)
+  @IsDefined({ message: OTHER_STATUS_REASON_REQUIRED })
+  @IfStatusIsOtherOrGiven()
+  other_status_reason?: string;
+
+  @ApiPropertyOptional({ ...orNull(F.external_id), description: "The caller's own identifier; null clears it" })
+  @CharLength(0, L.externalId, M.externalIdLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  external_id?: string | null;
+
+  @ApiPropertyOptional({
+    ...orNull(F.laanc_number),
+    description: 'Airspace authorization number (writable only on update); null clears it',
+  })
+  @CharLength(0, L.laancNumber, M.laancNumberLength)
+  @IsString(MUST_BE_STRING)
+  @IsOptional()
+  laanc_number?: string | null;
 }

@@ -1,22 +1,38 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RECOVER_MESSAGES } from '@app/domain';
-import { Required, WhenPresent } from '../../http/field-rules';
-import { RECOVER_FIELD } from '../../openapi/schemas/webhooks.schema';
-import { check } from '../webhook-field-rules';
+import { IsDefined, IsInt, Max, Min } from 'class-validator';
+import { RECOVER_MESSAGES as M } from '@app/domain';
+import { IsOmittable } from '../../http/validators';
+import { EXAMPLE } from '../../openapi/schemas/common.schema';
 
-const isTimestamp = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-/** POST /webhooks/{id}/recover: failed deliveries created from `since` (ms) up to `until` (ms, default now). */
+/**
+ * POST /webhooks/{id}/recover: failed deliveries created from `since` (ms) up to `until` (ms,
+ * default now). A timestamp is a whole number of milliseconds from 0 to the largest safe integer;
+ * each field's checks run bottom-up (http/validators.ts).
+ */
 export class RecoverWebhookDto {
-  @ApiProperty(RECOVER_FIELD.since)
-  @applyDecorators(
-    Required(RECOVER_MESSAGES.sinceRequired),
-    check('timestamp', isTimestamp, RECOVER_MESSAGES.sinceTimestamp),
-  )
-  since: number = undefined as never;
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: 'Unix time in milliseconds: failed deliveries created from then',
+    example: EXAMPLE.time,
+  })
+  @Max(Number.MAX_SAFE_INTEGER, { message: M.sinceTimestamp })
+  @Min(0, { message: M.sinceTimestamp })
+  @IsInt({ message: M.sinceTimestamp })
+  @IsDefined({ message: M.sinceRequired })
+  since: number;
 
-  @ApiPropertyOptional(RECOVER_FIELD.until)
-  @applyDecorators(WhenPresent(), check('timestamp', isTimestamp, RECOVER_MESSAGES.untilTimestamp))
-  until?: number = undefined;
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: 'Unix time in milliseconds, after `since`: up to then (exclusive); default now',
+    example: EXAMPLE.time + 86_400_000,
+  })
+  @Max(Number.MAX_SAFE_INTEGER, { message: M.untilTimestamp })
+  @Min(0, { message: M.untilTimestamp })
+  @IsInt({ message: M.untilTimestamp })
+  @IsOmittable()
+  until?: number;
 }
