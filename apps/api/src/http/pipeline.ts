@@ -50,10 +50,7 @@ import { answerInTime, boundShutdown, readRefusedBodies, refuseLongUrls, Request
  * Called once NestJS has built its providers and before it registers its routes (app.init), so
  * the hooks apply to every route.
  */
-export function registerHttpPipeline(
-  app: NestFastifyApplication,
-  bounds: RequestBounds,
-): void {
+export function registerHttpPipeline(app: NestFastifyApplication, bounds: RequestBounds): void {
   const fastify = app.get(HttpAdapterHost).httpAdapter.getInstance<FastifyInstance>();
   const config = app.get<AppConfig>(APP_CONFIG);
   const metrics = app.get(ServiceMetrics);

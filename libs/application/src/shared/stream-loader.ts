@@ -86,7 +86,7 @@ export interface LoadedState {
  * Streams whose state stays in memory after a command (the least recently used go first). A
  * stream not in it is loaded from its snapshot and newer events; a hot one (a workspace's, a job
  * being edited) stays. Each held state grows the heap's live set, and V8 lets the heap peak at a
- * multiple of that before collecting: resident memory follows (docs/benchmarks.md).
+ * multiple of that before collecting: resident memory follows (docs/performance.md).
  */
 const STATE_CACHE_SIZE = 5_000;
 

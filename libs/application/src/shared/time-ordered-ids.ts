@@ -58,7 +58,7 @@ export function timeBase62(ms: number): string {
  * zero-padded) and the other thirteen random. Ids made later sort after, so every table and index
  * keyed by an id (read models, the stream index of the event store) receives new rows at its end:
  * one page touched per batch of inserts instead of one random page per row (the bytes written per
- * create: docs/benchmarks.md). The creation time an id shows is the resource's `created` anyway.
+ * create: docs/performance.md). The creation time an id shows is the resource's `created` anyway.
  * `derive` stays a hash: the same seed must give the same id at any time.
  */
 export function timeOrderedIdGenerator(now: () => number = Date.now): IdGenerator {
