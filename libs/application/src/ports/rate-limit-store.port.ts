@@ -48,8 +48,8 @@ export interface RateLimitStore {
    * the policies allow, however many callers race), or refuses it without counting it.
    * `now` (ms) comes from the caller's clock, so every adapter and test sees the same time.
    * An adapter in this process answers at once, without a promise: every request is counted, and
-   * the rate limiter then decides in the same turn (a promise and an await were a microsecond of a
-   * 33 µs GET). A remote one (Redis) answers with a promise.
+   * the rate limiter then decides in the same turn, without a promise and an await on every GET.
+   * A remote one (Redis) answers with a promise.
    */
   consume(
     subject: string,

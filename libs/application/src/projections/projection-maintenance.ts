@@ -74,11 +74,9 @@ export interface VerifyReport {
 const BATCH = 2000;
 /**
  * Read-model writes of a replay handed over and not yet landed, at most. With one, the replay
- * waited for the writer thread 0.9-1.8 s of a 7-9 s rebuild of a million events, in a few
- * milliseconds at a time spread over the whole run: on two shared cores the writer is not always
- * running when its batch arrives. With three, 0.01-0.35 s, and the time the event loop did not
- * run fell by about half a second (docs/performance.md, twenty-third session). Each is one batch's
- * encoded documents.
+ * waits for the writer thread a few milliseconds at a time over the whole run: on two shared cores
+ * the writer is not always running when its batch arrives (docs/performance.md, "Decisions that
+ * hold"). Each is one batch's encoded documents.
  */
 const WRITES_IN_FLIGHT = 3;
 const MAX_DIFFERENCES = 1000;
@@ -402,8 +400,8 @@ export class ProjectionMaintenance {
         inFlight.push(written);
         if (position >= until) break;
         // Reading is synchronous and a finished write resolves in a microtask: without this turn
-        // the loop ran batch after batch and held the event loop (the API's requests) for 130 to
-        // 770 ms at a time during a rebuild of 1,000,000 events.
+        // the loop would run batch after batch and hold the event loop (the API's requests) for
+        // the whole rebuild.
         await setImmediate();
       }
       while (inFlight.length > 0) await inFlight.shift();

@@ -33,9 +33,9 @@ function openWriter(file) {
   db.pragma('busy_timeout = 5000');
   // Statement and savepoint journals in memory. Within a batch's transaction SQLite keeps the
   // pages that an insert or a group's savepoint changes, so as to undo it alone. Past 64 KB that
-  // journal went to a temporary file (measured under load: a 64 KB file created, written and
-  // deleted about every 60 creates, and 10 µs of the writer's CPU per create). It only serves a
-  // rollback within the open transaction, which a crash discards anyway: memory loses nothing.
+  // journal goes to a temporary file, created, written and deleted again and again under load. It
+  // only serves a rollback within the open transaction, which a crash discards anyway: memory
+  // loses nothing.
   db.pragma('temp_store = MEMORY');
   // A page cache of 4 MB, not the driver's 16: appends touch the table's last leaves and one leaf
   // of each index. Random event ids (all of them before ids were time-ordered) spread over the

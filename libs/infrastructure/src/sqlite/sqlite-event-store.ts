@@ -190,8 +190,8 @@ export class SqliteEventStore implements EventStore {
         this.writing = true;
         // The appends requested by the code running now join the first batch; the repository has
         // already gathered a poll's commands into one append. Waiting for the next turn of the
-        // event loop (setImmediate) held every append back behind a whole poll of requests:
-        // 0.4 ms of a create's 8 ms at 50 connections (docs/performance.md, fourteenth session).
+        // event loop (setImmediate) would hold every append back behind a whole poll of requests
+        // (docs/performance.md, "Decisions that hold").
         queueMicrotask(() => void this.drain());
       }
     });

@@ -493,8 +493,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   /**
    * Schema changes of a rebuild or a verification (dropping a collection, swapping one in) go
    * through the writer like any write: on the worker thread, dropping a large table and building
-   * a swapped-in collection's indexes (1.7 s for 500,000 projects) no longer hold the API's event
-   * loop. The writer runs writes in order, so the ones handed to it before have ended; this
+   * a swapped-in collection's indexes (seconds, for hundreds of thousands of documents) do not
+   * hold the API's event loop. The writer runs writes in order, so the ones handed to it before have ended; this
    * connection's prepared statements are dropped after.
    */
   async drop(collections: string[], checkpointNames: string[]): Promise<void> {
