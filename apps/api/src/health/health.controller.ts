@@ -1,7 +1,7 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
-import { Public } from '../http/auth.guard';
+import { Public } from '../http/auth';
 import { HealthSchema, NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 
 /**
