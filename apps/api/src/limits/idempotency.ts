@@ -60,11 +60,10 @@ interface IdempotentRequest extends FastifyRequest {
  * released, and a retry, with the same body or a corrected one, runs again.
  *
  * Built from two Fastify hooks, which http/pipeline.ts gives each POST route as its own, rather
- * than a NestJS interceptor, whose pipeline costs a route as much as the rest of a GET
- * (docs/performance.md). `preHandler` (body parsed) claims or replays; `onSend` stores exactly
- * what is sent. The caller is the one the first hook of the pipeline resolved from the bearer
- * credential; a request whose credential is not valid is left to the guard to refuse, without
- * touching the store.
+ * than a NestJS interceptor, whose pipeline costs a route as much as the rest of a GET.
+ * `preHandler` (body parsed) claims or replays; `onSend` stores exactly what is sent. The caller
+ * is the one the first hook of the pipeline resolved from the bearer credential; a request whose
+ * credential is not valid is left to the guard to refuse, without touching the store.
  */
 @Injectable()
 export class Idempotency {

@@ -15,7 +15,7 @@ import { ServiceMetrics } from './metrics';
  *
  * The line is pino's (`level`, `time`, `service`, the fields, `msg`), built here: its shape is
  * fixed and its fields are the service's own, and `pino.info` with a write per line costs a
- * sizeable share of a GET at the default level (docs/performance.md).
+ * sizeable share of a GET at the default level.
  *
  * Callback style, like the other hooks every request passes: an async hook costs a promise per
  * request.
