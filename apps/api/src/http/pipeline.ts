@@ -21,6 +21,8 @@ import { answerInTime, boundShutdown, readRefusedBodies, refuseLongUrls, Request
  * route's guard and handler, preSerialization, onSend, onResponse), so a request meets them as
  * listed:
  *
+ * before any hook: the request id (`requestIdOf` below, the adapter's `genReqId`, given to it by
+ *   bootstrap.ts).
  * first onRequest, and again first preHandler (a body is read outside the hooks): the log context,
  *   the request id on every line logged on the request's behalf (observability/logger.ts).
  * onRequest
