@@ -18,7 +18,7 @@ export interface RouteInfo {
 
 /** Paths NestJS serves without the global `/v1` prefix (bootstrap.ts: setGlobalPrefix ... exclude). */
 const UNPREFIXED = new Set(['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset']);
-/** Metadata key of auth.guard.ts's Public()/OperatorOnly() decorators. */
+/** Metadata key of http/auth.ts's Public()/OperatorOnly() decorators. */
 const AUDIENCE_METADATA = 'audience';
 
 const METHOD_NAMES: Record<number, RouteInfo['method']> = {

@@ -1,10 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config';
-import { registerHttpPipeline } from './http/pipeline';
+import { registerHttpPipeline, requestIdOf } from './http/pipeline';
 import { serviceLogger } from './observability/logger';
 import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
@@ -12,13 +10,6 @@ import { publishOpenApi } from './openapi/openapi.module';
 /** The API's path prefix; probes, metrics and the API docs live outside it. */
 const API_PREFIX = 'v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** A caller's `x-request-id` is kept when it is a sane token; otherwise one is made up. */
-function requestIdOf(request: IncomingMessage): string {
-  const given = request.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
 
 export interface CreateAppOptions {
   logger?: boolean;

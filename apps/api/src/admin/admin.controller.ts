@@ -20,8 +20,7 @@ import {
   WORKSPACE_MESSAGES,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
-import { OperatorOnly } from '../http/auth.guard';
-import { Ctx } from '../http/request-context.decorator';
+import { Ctx, OperatorOnly } from '../http/auth';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import { CreatedApiKeySchema } from '../openapi/schemas/admin.schema';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore, ProjectionMaintenance, READ_MODEL_STORE, ReadModelStore } from '@app/application';
-import { Public } from '../http/auth.guard';
+import { Public } from '../http/auth';
 import { HealthSchema, NotReadySchema, ReadySchema } from '../openapi/schemas/operations.schema';
 
 /**
@@ -41,8 +41,8 @@ export class HealthController {
   @Get('ready')
   @Public()
   @ApiOperation({
-    // The id it had when /ready was served by ObservabilityController: clients generated from
-    // the document name their call by it, so moving the route must not rename it.
+    // Clients generated from the document name their call by this id: it stays as published,
+    // whichever controller serves the route.
     operationId: 'Observability_ready',
     summary: 'Readiness',
     description: `Both stores answer and every projection is within ${READY_MAX_LAG} events of the store head, judged from the checkpoints the projector stored with the read models (the same on the projector and on every replica). A projection with parked events (dead letters) is named in \`checks.degraded\` but does not make the service unready. No authentication.`,

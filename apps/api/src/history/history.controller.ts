@@ -14,7 +14,7 @@ import {
   WEBHOOK_NOT_FOUND,
 } from '@app/domain';
 import { millisMessage, queryMillis, singleQueryValue } from '../http/query-params';
-import { Caller } from '../http/request-context.decorator';
+import { Caller } from '../http/auth';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import { AuditFeedPageSchema, HistoryPageSchema } from '../openapi/schemas/history.schema';

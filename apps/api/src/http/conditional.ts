@@ -17,7 +17,7 @@ import { HttpProblem } from './errors';
  *   handler may return `tagged(body, newRevision)` so the client can chain writes without a GET.
  *
  * The unwrapping is done by Fastify hooks (`conditionalResponses`), not a NestJS interceptor: an
- * interceptor on a route costs that route about 70 µs a request here, as much as the rest of a GET.
+ * interceptor on a route costs that route as much as the rest of a GET.
  */
 
 /** A response body together with the revision of the resource it shows. */

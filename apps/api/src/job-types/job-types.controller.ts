@@ -9,7 +9,7 @@ import {
   Principal,
 } from '@app/application';
 import { JOB_TYPE_MESSAGES as M, JOB_TYPE_NOT_FOUND, PREDEFINED_JOB_TYPE_NOT_DELETABLE } from '@app/domain';
-import { Caller, Ctx } from '../http/request-context.decorator';
+import { Caller, Ctx } from '../http/auth';
 import { singleQueryValue } from '../http/query-params';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, IdBody } from '../openapi/schemas/common.schema';

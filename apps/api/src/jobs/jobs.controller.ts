@@ -28,7 +28,7 @@ import {
 } from '@app/domain';
 import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
 import { definedOnly } from '../http/defined-only';
-import { Caller, Ctx } from '../http/request-context.decorator';
+import { Caller, Ctx } from '../http/auth';
 import { ApiAsOfQuery, ApiCursorQuery, ApiErrors, ApiIdParam, ApiJsonBody, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
 import {

@@ -6,7 +6,7 @@ import {
   rateLimitPolicies,
   rateLimitPolicyHeader,
   retryAfterSeconds,
-} from './rate-limit-headers';
+} from './rate-limiter';
 import { canonicalJson, ResponseSealer } from './response-sealer';
 
 describe('rate-limit headers', () => {

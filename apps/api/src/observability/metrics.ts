@@ -1,5 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { SeriesHistogram } from './series-histogram';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, in one registry per application instance (tests start
@@ -8,8 +7,8 @@ import { SeriesHistogram } from './series-histogram';
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  /** Observed on every request (observability/request-log.ts): label values in this order. */
-  readonly httpDuration = new SeriesHistogram({
+  /** Observed on every request (observability/request-log.ts). */
+  readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route template, method and status code',
     labelNames: ['method', 'route', 'status'] as const,
@@ -18,7 +17,7 @@ export class ServiceMetrics {
   });
 
   /** Observed on every append (observability/instrumented-event-store.ts). */
-  readonly appendDuration = new SeriesHistogram({
+  readonly appendDuration = new Histogram({
     name: 'event_store_append_duration_seconds',
     help: 'Time from an append request to its durable acknowledgement (group commit included); outcome ok, conflict or error',
     labelNames: ['outcome'] as const,

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Module, OnModuleInit } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProjectionEngine, ProjectionMaintenance } from '@app/application';
-import { Public } from '../http/auth.guard';
+import { Public } from '../http/auth';
 import { ServiceMetrics } from './metrics';
 
 /** Prometheus metrics; the probes /health and /ready are in health/health.controller.ts. */

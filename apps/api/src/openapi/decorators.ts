@@ -62,7 +62,7 @@ function forEachMethod(target: { prototype: object }, decorator: () => MethodDec
 export const READ_ONLY_ACCESS: AuthCode = 'read_only_access';
 
 /**
- * Class decorator for the API-key routes (the default audience of auth.guard.ts): the bearer
+ * Class decorator for the API-key routes (the default audience of http/auth.ts): the bearer
  * scheme, and the 403 answers each route can give (`read_only_access` only on writes: the
  * document leaves it out of reads, as a class decorator does not see a route's method).
  */

@@ -9,7 +9,7 @@ import {
   KEY_IN_PROGRESS_MESSAGE,
   KEY_REUSED_MESSAGE,
 } from '../limits/idempotency';
-import { rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader } from '../limits/rate-limit-headers';
+import { rateLimitMessage, rateLimitPolicies, rateLimitPolicyHeader } from '../limits/rate-limiter';
 import { DEFAULT_REQUEST_BOUNDS } from '../http/request-bounds';
 import { APP_CONFIG } from '../tokens';
 import { API_KEY_SCHEME, OPERATOR_SCHEME, READ_ONLY_ACCESS } from './decorators';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '@app/domain';
 import { HttpProblem } from '../http/errors';
-import { Public } from '../http/auth.guard';
+import { Public } from '../http/auth';
 import { createOpenApiDocument } from './openapi-document';
 import { notModified, REVALIDATE, StaticFile, staticFile } from './static-file';
 import { PAGE_SECURITY_HEADERS, swaggerUi } from './swagger-ui';

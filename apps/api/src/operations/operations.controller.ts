@@ -23,7 +23,7 @@ import {
   VerifyReadModelsCommand,
 } from '@app/application';
 import { mustBeString, validationError } from '@app/domain';
-import { OperatorOnly } from '../http/auth.guard';
+import { OperatorOnly } from '../http/auth';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {

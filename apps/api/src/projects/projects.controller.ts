@@ -33,7 +33,7 @@ import {
 } from '@app/domain';
 import { AS_OF_MESSAGE, parseAsOf } from '../http/as-of';
 import { IfMatch, tagged } from '../http/conditional';
-import { Caller, Ctx } from '../http/request-context.decorator';
+import { Caller, Ctx } from '../http/auth';
 import { definedOnly } from '../http/defined-only';
 import { singleQueryValue } from '../http/query-params';
 import {

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { GetTeamMemberQuery, ListTeamQuery, Principal } from '@app/application';
 import { MEMBER_ROLES, MemberRole, USER_NOT_FOUND, validationError } from '@app/domain';
-import { Caller } from '../http/request-context.decorator';
+import { Caller } from '../http/auth';
 import { singleQueryValue } from '../http/query-params';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';

@@ -26,7 +26,7 @@ import {
 import { RECOVER_MESSAGES, validationError, WEBHOOK_ANSWERS, WEBHOOK_MESSAGES, WEBHOOK_NOT_FOUND } from '@app/domain';
 import { definedOnly } from '../http/defined-only';
 import { singleQueryValue } from '../http/query-params';
-import { Caller, Ctx } from '../http/request-context.decorator';
+import { Caller, Ctx } from '../http/auth';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiKeyAuth } from '../openapi/decorators';
 import { EXAMPLE, MessageBody } from '../openapi/schemas/common.schema';
 import {

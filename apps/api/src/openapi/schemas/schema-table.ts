@@ -5,7 +5,7 @@ import { ApiProperty, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
  * Response schemas from one table per object: field -> how the document describes it. The table is
  * typed by the application's or domain's own view type (`SchemaFields<JobView>`), so a field added
  * to or removed from the view and not to the table fails the type check, and no field is written
- * out twice (once as a class property, once in its decorator), as it was with one class per schema.
+ * out twice (once as a class property, once in its decorator).
  *
  * The classes made here exist for the document only: nothing instantiates them.
  */
