@@ -11,7 +11,6 @@ export * from './shared/own-field';
 export * from './shared/drop-oldest';
 export * from './projections/projector';
 export * from './projections/projection-engine';
-export * from './workspaces/api-key-secret';
 export * from './workspaces/api-key-authenticator';
 export * from './workspaces/workspace.projector';
 export * from './workspaces/create-workspace/create-workspace.command';

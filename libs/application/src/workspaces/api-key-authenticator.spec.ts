@@ -2,7 +2,7 @@ import { RecordedEvent } from '../ports/event-store.port';
 import { ReadModelStore } from '../ports/read-model.port';
 import { ProjectionEngine } from '../projections/projection-engine';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { generateApiKey } from './api-key-secret';
+import { generateApiKey } from './api-key-authenticator';
 
 /** Read models holding one active key of an enterprise workspace; counts the lookups made. */
 function readModels(keyHash: string) {

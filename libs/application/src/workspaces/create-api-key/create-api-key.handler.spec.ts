@@ -1,6 +1,6 @@
 import { OPERATOR, WORKSPACE_NOT_FOUND, workspaceStream } from '@app/domain';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
-import { API_KEY_FORMAT, hashApiKey } from '../api-key-secret';
+import { API_KEY_FORMAT, hashApiKey } from '../api-key-authenticator';
 import { CreateApiKeyCommand } from './create-api-key.command';
 import { CreateApiKeyHandler } from './create-api-key.handler';
 

@@ -4,7 +4,7 @@ import { workspaceDecider, workspaceStream } from '@app/domain';
 import { CLOCK, Clock } from '../../ports/clock.port';
 import { ID_GENERATOR, IdGenerator } from '../../ports/id-generator.port';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
-import { generateApiKey } from '../api-key-secret';
+import { generateApiKey } from '../api-key-authenticator';
 import { CreateApiKeyCommand } from './create-api-key.command';
 
 @CommandHandler(CreateApiKeyCommand)
