@@ -605,7 +605,7 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
       status: number;
     }[] = [
       {
-        // limits/response-sealer.ts canonicalJson recursed once per nesting level, before authentication.
+        // limits/response-sealer.ts fingerprints the body before authentication: it must walk any depth.
         name: 'a deeply nested body with an Idempotency-Key',
         method: 'POST',
         path: '/v1/job-types',
@@ -614,7 +614,7 @@ describe(`Fuzzing every endpoint from its schema (${profile.name} profile)`, () 
         status: 400,
       },
       {
-        // domain webhooks invalidEventType used String(value), which throws for an object whose toString is not a function.
+        // The webhook domain names a bad event type in its message: String() throws for an object whose toString is not a function.
         name: 'an event type that is an object with a toString key',
         method: 'POST',
         path: '/v1/webhooks',
