@@ -1,0 +1,184 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from 'class-validator';
+import {
+  ASSIGNMENT_MESSAGES,
+  CAPTURE_TYPES,
+  JOB_LIMITS as L,
+  JOB_MESSAGES as M,
+  MAX_PILOTS_PER_REQUEST,
+  RECURRING_FREQUENCIES,
+  WEEKS_OF_MONTH,
+} from '@app/domain';
+import { CharLength, IsIsoDate, MUST_BE_STRING } from '../http/validators';
+import { EXAMPLE, orNull } from '../openapi/schemas/common.schema';
+import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
+
+/**
+ * The fields that more than one job request takes, each declared once. Each decorator lists its
+ * checks in the order they run (`applyDecorators` registers its arguments first to last, the
+ * reverse of a written stack), its presence check first and its documentation last. Where the
+ * requests differ only in what the document says, the description is the parameter; where they
+ * differ in presence (required on create, omittable on update), the decorator holds the value's
+ * checks only and each DTO writes its own presence check below it and its documentation above it.
+ */
+
+/** The document's entry `doc`, with its description replaced when one is given. */
+const withDescription = <T extends { description?: string }>(doc: T, description?: string): T =>
+  description === undefined ? doc : { ...doc, description };
+
+/** name's checks: a string of the documented length. */
+export const NameChecks = () =>
+  applyDecorators(IsString(MUST_BE_STRING), CharLength(L.name.min, L.name.max, M.nameLength));
+
+/** description's checks: a string of at most the documented length. */
+export const DescriptionChecks = () =>
+  applyDecorators(IsString(MUST_BE_STRING), CharLength(0, L.description, M.descriptionLength));
+
+/** inspection_notes's checks: a string of at most the documented length. */
+export const InspectionNotesChecks = () =>
+  applyDecorators(IsString(MUST_BE_STRING), CharLength(0, L.inspectionNotes, M.inspectionNotesLength));
+
+/** end_date: optional; null means not given on create and clears it on update. */
+export const EndDate = (description?: string) =>
+  applyDecorators(
+    IsOptional(),
+    IsIsoDate(M.endDateFormat),
+    ApiPropertyOptional(withDescription(orNull(F.end_date), description)),
+  );
+
+/** latitude: optional, within the documented range; null as for end_date. */
+export const Latitude = (description?: string) =>
+  applyDecorators(
+    IsOptional(),
+    IsNumber({}, { message: M.latitudeNumber }),
+    Min(L.latitude.min, { message: M.latitudeRange }),
+    Max(L.latitude.max, { message: M.latitudeRange }),
+    ApiPropertyOptional(withDescription(orNull(F.latitude), description)),
+  );
+
+/** longitude: optional, within the documented range; null as for end_date. */
+export const Longitude = (description?: string) =>
+  applyDecorators(
+    IsOptional(),
+    IsNumber({}, { message: M.longitudeNumber }),
+    Min(L.longitude.min, { message: M.longitudeRange }),
+    Max(L.longitude.max, { message: M.longitudeRange }),
+    ApiPropertyOptional(withDescription(orNull(F.longitude), description)),
+  );
+
+/** external_id: optional text; null means not given on create and clears it on update. */
+export const ExternalId = () =>
+  applyDecorators(
+    IsOptional(),
+    IsString(MUST_BE_STRING),
+    CharLength(0, L.externalId, M.externalIdLength),
+    ApiPropertyOptional(orNull(F.external_id)),
+  );
+
+/** capture_types: optional; distinct documented capture types, at most the documented count. */
+export const CaptureTypes = () =>
+  applyDecorators(
+    IsOptional(),
+    IsArray({ message: M.captureTypesArray }),
+    ArrayMaxSize(L.captureTypes, { message: M.captureTypesCount }),
+    IsIn(CAPTURE_TYPES, { each: true, message: M.captureTypesValues }),
+    ArrayUnique({ message: M.captureTypesUnique }),
+    ApiPropertyOptional(orNull(F.capture_types)),
+  );
+
+/** recurring_frequency: optional; one of the documented frequencies. */
+export const RecurringFrequency = () =>
+  applyDecorators(
+    IsOptional(),
+    IsIn(RECURRING_FREQUENCIES, { message: M.recurringFrequency }),
+    ApiPropertyOptional(orNull(F.recurring_frequency)),
+  );
+
+/** recurring_interval: optional; a whole number in the documented range. */
+export const RecurringInterval = () =>
+  applyDecorators(
+    IsOptional(),
+    IsInt({ message: M.recurringInterval }),
+    Min(L.recurringInterval.min, { message: M.recurringInterval }),
+    Max(L.recurringInterval.max, { message: M.recurringInterval }),
+    ApiPropertyOptional(orNull(F.recurring_interval)),
+  );
+
+/** selected_days_of_week: optional; distinct days 0 (Sunday) to 6, at most the documented count. */
+export const SelectedDaysOfWeek = () =>
+  applyDecorators(
+    IsOptional(),
+    IsArray({ message: M.selectedDaysArray }),
+    ArrayMaxSize(L.selectedDaysOfWeek, { message: M.selectedDaysCount }),
+    IsInt({ each: true, message: M.selectedDaysValues }),
+    Min(0, { each: true, message: M.selectedDaysValues }),
+    Max(6, { each: true, message: M.selectedDaysValues }),
+    ArrayUnique({ message: M.selectedDaysUnique }),
+    ApiPropertyOptional(orNull(F.selected_days_of_week)),
+  );
+
+/** week_of_month: optional; one of the documented weeks. */
+export const WeekOfMonth = () =>
+  applyDecorators(
+    IsOptional(),
+    IsIn(WEEKS_OF_MONTH, { message: M.weekOfMonth }),
+    ApiPropertyOptional(orNull(F.week_of_month)),
+  );
+
+/** weeks_of_month: optional; distinct documented weeks, at most the documented count. */
+export const WeeksOfMonth = () =>
+  applyDecorators(
+    IsOptional(),
+    IsArray({ message: M.weeksOfMonthArray }),
+    ArrayMaxSize(L.weeksOfMonth, { message: M.weeksOfMonthCount }),
+    IsIn(WEEKS_OF_MONTH, { each: true, message: M.weeksOfMonthValues }),
+    ArrayUnique({ message: M.weeksOfMonthUnique }),
+    ApiPropertyOptional(orNull(F.weeks_of_month)),
+  );
+
+/** flights_per_occurrence: optional; a whole number in the documented range. */
+export const FlightsPerOccurrence = () =>
+  applyDecorators(
+    IsOptional(),
+    IsInt({ message: M.flightsPerOccurrence }),
+    Min(L.flightsPerOccurrence.min, { message: M.flightsPerOccurrence }),
+    Max(L.flightsPerOccurrence.max, { message: M.flightsPerOccurrence }),
+    ApiPropertyOptional(orNull(F.flights_per_occurrence)),
+  );
+
+/** How the document describes `pilots` of assign and unassign. */
+const PILOTS_FIELD = {
+  type: [String],
+  minItems: 1,
+  maxItems: MAX_PILOTS_PER_REQUEST,
+  description: 'User ids of pilots (from `GET /v1/team?role=pilot`); repeated ids count once',
+  example: [EXAMPLE.userId],
+} satisfies ApiPropertyOptions;
+
+/**
+ * pilots of assign and unassign: a non-empty array of at most MAX_PILOTS_PER_REQUEST non-empty
+ * strings. `requiredMessage` is the request's own answer to missing, null, not an array and empty.
+ */
+export const Pilots = (requiredMessage: string) =>
+  applyDecorators(
+    IsArray({ message: requiredMessage }),
+    ArrayNotEmpty({ message: requiredMessage }),
+    ArrayMaxSize(MAX_PILOTS_PER_REQUEST, { message: ASSIGNMENT_MESSAGES.pilotsCount }),
+    IsString({ each: true, message: ASSIGNMENT_MESSAGES.pilotIds }),
+    IsNotEmpty({ each: true, message: ASSIGNMENT_MESSAGES.pilotIds }),
+    ApiProperty(PILOTS_FIELD),
+  );
