@@ -60,24 +60,58 @@ export const EndDate = (description?: string) =>
     ApiPropertyOptional(withDescription(orNull(F.end_date), description)),
   );
 
-/** latitude: optional, within the documented range; null as for end_date. */
-export const Latitude = (description?: string) =>
+/** An optional number within `range` (null as not given or clearing it), `typeCheck` first. */
+const optionalInRange = (
+  typeCheck: PropertyDecorator,
+  range: { min: number; max: number },
+  rangeMessage: string,
+  doc: ApiPropertyOptions,
+) =>
   applyDecorators(
     IsOptional(),
+    typeCheck,
+    Min(range.min, { message: rangeMessage }),
+    Max(range.max, { message: rangeMessage }),
+    ApiPropertyOptional(doc),
+  );
+
+/** An optional one of `choices` (null as not given or clearing it). */
+const optionalChoice = (choices: readonly unknown[], message: string, doc: ApiPropertyOptions) =>
+  applyDecorators(IsOptional(), IsIn(choices, { message }), ApiPropertyOptional(doc));
+
+/** The messages of a list field, in the order its checks run. */
+type ListMessages = { array: string; count: string; unique: string };
+
+/**
+ * An optional list (null as not given or clearing it) of at most `max` distinct items, each checked
+ * by `itemChecks` (written with `each: true`).
+ */
+const optionalDistinctList = (max: number, m: ListMessages, itemChecks: PropertyDecorator[], doc: ApiPropertyOptions) =>
+  applyDecorators(
+    IsOptional(),
+    IsArray({ message: m.array }),
+    ArrayMaxSize(max, { message: m.count }),
+    ...itemChecks,
+    ArrayUnique({ message: m.unique }),
+    ApiPropertyOptional(doc),
+  );
+
+/** latitude: optional, within the documented range; null as for end_date. */
+export const Latitude = (description?: string) =>
+  optionalInRange(
     IsNumber({}, { message: M.latitudeNumber }),
-    Min(L.latitude.min, { message: M.latitudeRange }),
-    Max(L.latitude.max, { message: M.latitudeRange }),
-    ApiPropertyOptional(withDescription(orNull(F.latitude), description)),
+    L.latitude,
+    M.latitudeRange,
+    withDescription(orNull(F.latitude), description),
   );
 
 /** longitude: optional, within the documented range; null as for end_date. */
 export const Longitude = (description?: string) =>
-  applyDecorators(
-    IsOptional(),
+  optionalInRange(
     IsNumber({}, { message: M.longitudeNumber }),
-    Min(L.longitude.min, { message: M.longitudeRange }),
-    Max(L.longitude.max, { message: M.longitudeRange }),
-    ApiPropertyOptional(withDescription(orNull(F.longitude), description)),
+    L.longitude,
+    M.longitudeRange,
+    withDescription(orNull(F.longitude), description),
   );
 
 /** external_id: optional text; null means not given on create and clears it on update. */
@@ -89,75 +123,60 @@ export const ExternalId = () =>
     ApiPropertyOptional(orNull(F.external_id)),
   );
 
-/** capture_types: optional; distinct documented capture types, at most the documented count. */
+/** capture_types: distinct documented capture types. */
 export const CaptureTypes = () =>
-  applyDecorators(
-    IsOptional(),
-    IsArray({ message: M.captureTypesArray }),
-    ArrayMaxSize(L.captureTypes, { message: M.captureTypesCount }),
-    IsIn(CAPTURE_TYPES, { each: true, message: M.captureTypesValues }),
-    ArrayUnique({ message: M.captureTypesUnique }),
-    ApiPropertyOptional(orNull(F.capture_types)),
+  optionalDistinctList(
+    L.captureTypes,
+    { array: M.captureTypesArray, count: M.captureTypesCount, unique: M.captureTypesUnique },
+    [IsIn(CAPTURE_TYPES, { each: true, message: M.captureTypesValues })],
+    orNull(F.capture_types),
   );
 
-/** recurring_frequency: optional; one of the documented frequencies. */
+/** recurring_frequency: one of the documented frequencies. */
 export const RecurringFrequency = () =>
-  applyDecorators(
-    IsOptional(),
-    IsIn(RECURRING_FREQUENCIES, { message: M.recurringFrequency }),
-    ApiPropertyOptional(orNull(F.recurring_frequency)),
-  );
+  optionalChoice(RECURRING_FREQUENCIES, M.recurringFrequency, orNull(F.recurring_frequency));
 
-/** recurring_interval: optional; a whole number in the documented range. */
+/** recurring_interval: a whole number in the documented range. */
 export const RecurringInterval = () =>
-  applyDecorators(
-    IsOptional(),
+  optionalInRange(
     IsInt({ message: M.recurringInterval }),
-    Min(L.recurringInterval.min, { message: M.recurringInterval }),
-    Max(L.recurringInterval.max, { message: M.recurringInterval }),
-    ApiPropertyOptional(orNull(F.recurring_interval)),
+    L.recurringInterval,
+    M.recurringInterval,
+    orNull(F.recurring_interval),
   );
 
-/** selected_days_of_week: optional; distinct days 0 (Sunday) to 6, at most the documented count. */
+/** selected_days_of_week: distinct days, 0 (Sunday) to 6. */
 export const SelectedDaysOfWeek = () =>
-  applyDecorators(
-    IsOptional(),
-    IsArray({ message: M.selectedDaysArray }),
-    ArrayMaxSize(L.selectedDaysOfWeek, { message: M.selectedDaysCount }),
-    IsInt({ each: true, message: M.selectedDaysValues }),
-    Min(0, { each: true, message: M.selectedDaysValues }),
-    Max(6, { each: true, message: M.selectedDaysValues }),
-    ArrayUnique({ message: M.selectedDaysUnique }),
-    ApiPropertyOptional(orNull(F.selected_days_of_week)),
+  optionalDistinctList(
+    L.selectedDaysOfWeek,
+    { array: M.selectedDaysArray, count: M.selectedDaysCount, unique: M.selectedDaysUnique },
+    [
+      IsInt({ each: true, message: M.selectedDaysValues }),
+      Min(0, { each: true, message: M.selectedDaysValues }),
+      Max(6, { each: true, message: M.selectedDaysValues }),
+    ],
+    orNull(F.selected_days_of_week),
   );
 
-/** week_of_month: optional; one of the documented weeks. */
-export const WeekOfMonth = () =>
-  applyDecorators(
-    IsOptional(),
-    IsIn(WEEKS_OF_MONTH, { message: M.weekOfMonth }),
-    ApiPropertyOptional(orNull(F.week_of_month)),
-  );
+/** week_of_month: one of the documented weeks. */
+export const WeekOfMonth = () => optionalChoice(WEEKS_OF_MONTH, M.weekOfMonth, orNull(F.week_of_month));
 
-/** weeks_of_month: optional; distinct documented weeks, at most the documented count. */
+/** weeks_of_month: distinct documented weeks. */
 export const WeeksOfMonth = () =>
-  applyDecorators(
-    IsOptional(),
-    IsArray({ message: M.weeksOfMonthArray }),
-    ArrayMaxSize(L.weeksOfMonth, { message: M.weeksOfMonthCount }),
-    IsIn(WEEKS_OF_MONTH, { each: true, message: M.weeksOfMonthValues }),
-    ArrayUnique({ message: M.weeksOfMonthUnique }),
-    ApiPropertyOptional(orNull(F.weeks_of_month)),
+  optionalDistinctList(
+    L.weeksOfMonth,
+    { array: M.weeksOfMonthArray, count: M.weeksOfMonthCount, unique: M.weeksOfMonthUnique },
+    [IsIn(WEEKS_OF_MONTH, { each: true, message: M.weeksOfMonthValues })],
+    orNull(F.weeks_of_month),
   );
 
-/** flights_per_occurrence: optional; a whole number in the documented range. */
+/** flights_per_occurrence: a whole number in the documented range. */
 export const FlightsPerOccurrence = () =>
-  applyDecorators(
-    IsOptional(),
+  optionalInRange(
     IsInt({ message: M.flightsPerOccurrence }),
-    Min(L.flightsPerOccurrence.min, { message: M.flightsPerOccurrence }),
-    Max(L.flightsPerOccurrence.max, { message: M.flightsPerOccurrence }),
-    ApiPropertyOptional(orNull(F.flights_per_occurrence)),
+    L.flightsPerOccurrence,
+    M.flightsPerOccurrence,
+    orNull(F.flights_per_occurrence),
   );
 
 /** How the document describes `pilots` of assign and unassign. */
