@@ -26,6 +26,7 @@ import {
 import { CharLength, IsIsoDate, MUST_BE_STRING } from '../http/validators';
 import { EXAMPLE, orNull } from '../openapi/schemas/common.schema';
 import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
+import { withDescription } from '../projects/project-fields';
 
 /**
  * The fields that more than one job request takes, each declared once. Each decorator lists its
@@ -35,10 +36,6 @@ import { JOB_FIELD as F } from '../openapi/schemas/jobs.schema';
  * differ in presence (required on create, omittable on update), the decorator holds the value's
  * checks only and each DTO writes its own presence check below it and its documentation above it.
  */
-
-/** The document's entry `doc`, with its description replaced when one is given. */
-const withDescription = <T extends { description?: string }>(doc: T, description?: string): T =>
-  description === undefined ? doc : { ...doc, description };
 
 /** name's checks: a string of the documented length. */
 export const NameChecks = () =>

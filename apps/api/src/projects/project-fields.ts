@@ -21,8 +21,8 @@ import { PROJECT_FIELD as F } from '../openapi/schemas/projects.schema';
  * checks only and each DTO writes its own presence check below it and its documentation above it.
  */
 
-/** The document's entry `doc`, with its description replaced when one is given. */
-const withDescription = <T extends { description?: string }>(doc: T, description?: string): T =>
+/** The document's entry `doc`, with its description replaced when one is given (jobs' fields use it too). */
+export const withDescription = <T extends { description?: string }>(doc: T, description?: string): T =>
   description === undefined ? doc : { ...doc, description };
 
 /** name's checks: a string of the documented length. */
