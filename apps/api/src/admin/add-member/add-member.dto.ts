@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsDefined, IsIn, IsString, Matches } from 'class-validator';
 import {
   MEMBER_LIMITS as L,
   MEMBER_MESSAGES as M,
@@ -9,6 +9,7 @@ import {
   MemberStatus,
 } from '@app/domain';
 import { CharLength, IsOmittable, MUST_BE_STRING } from '../../http/validators';
+import { OptionalText } from '../admin-fields';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const HTTP_URL = /^https?:\/\/\S+$/;
@@ -37,48 +38,24 @@ export class AddMemberDto {
   @IsIn(MEMBER_ROLES, { message: M.role })
   role: MemberRole;
 
-  @ApiPropertyOptional({ type: String, maxLength: L.firstName, nullable: true, example: 'Pat' })
-  @CharLength(0, L.firstName, M.firstNameLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @OptionalText(L.firstName, M.firstNameLength, { example: 'Pat' })
   first_name?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: L.lastName, nullable: true, example: 'Jensen' })
-  @CharLength(0, L.lastName, M.lastNameLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @OptionalText(L.lastName, M.lastNameLength, { example: 'Jensen' })
   last_name?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    maxLength: L.title,
-    nullable: true,
-    description: 'Job title',
-    example: 'Senior pilot',
-  })
-  @CharLength(0, L.title, M.titleLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @OptionalText(L.title, M.titleLength, { description: 'Job title', example: 'Senior pilot' })
   title?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: L.phoneNumber, nullable: true, example: '+45 12 34 56 78' })
-  @CharLength(0, L.phoneNumber, M.phoneNumberLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @OptionalText(L.phoneNumber, M.phoneNumberLength, { example: '+45 12 34 56 78' })
   phone_number?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
+  @Matches(HTTP_URL, { message: M.profilePictureUrl })
+  @OptionalText(L.profilePicture, M.profilePictureLength, {
     format: 'uri',
-    maxLength: L.profilePicture,
-    nullable: true,
     description: 'An http(s) URL',
     example: 'https://cdn.example.com/avatars/pat.png',
   })
-  @Matches(HTTP_URL, { message: M.profilePictureUrl })
-  @CharLength(0, L.profilePicture, M.profilePictureLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
   profile_picture?: string | null;
 
   @ApiPropertyOptional({

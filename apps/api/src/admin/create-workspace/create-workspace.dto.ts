@@ -1,17 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Plan, PLANS, WORKSPACE_LIMITS as L, WORKSPACE_MESSAGES as M } from '@app/domain';
-import { CharLength, MUST_BE_STRING } from '../../http/validators';
+import { Name } from '../admin-fields';
 
 /**
  * POST /admin/workspaces (docs/operator-contract.md). Fields in the order their failures are
  * reported in; each field's checks run bottom-up (http/validators.ts).
  */
 export class CreateWorkspaceDto {
-  @ApiProperty({ type: String, minLength: L.name.min, maxLength: L.name.max, example: 'Acme Aerial' })
-  @CharLength(L.name.min, L.name.max, M.nameLength)
-  @IsString(MUST_BE_STRING)
-  @IsDefined({ message: M.nameRequired })
+  @Name(L.name, 'Acme Aerial')
   name: string;
 
   @ApiProperty({ enum: [...PLANS], description: 'API access needs `enterprise`', example: 'enterprise' })

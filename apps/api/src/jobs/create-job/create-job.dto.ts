@@ -1,40 +1,38 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
 import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-} from 'class-validator';
-import {
-  CAPTURE_TYPES,
   CaptureType,
-  JOB_LIMITS as L,
   JOB_MESSAGES as M,
   JOB_PATTERNS,
   JobPattern,
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_LIMITS as REASON,
-  OTHER_STATUS_REASON_REQUIRED,
   Priority,
   PRIORITIES,
-  RECURRING_FREQUENCIES,
-  RecurringFrequency,
+  RecurringFrequency as RecurringFrequencyValue,
   Status,
   STATUS_MESSAGE,
   STATUS_VALUES,
-  WEEKS_OF_MONTH,
 } from '@app/domain';
-import { CharLength, IfStatusIsOtherOrGiven, IsIsoDate, MUST_BE_STRING } from '../../http/validators';
+import { IsIsoDate, MUST_BE_STRING } from '../../http/validators';
 import { orNull } from '../../openapi/schemas/common.schema';
 import { JOB_FIELD as F } from '../../openapi/schemas/jobs.schema';
 import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { OtherStatusReason } from '../../projects/project-fields';
+import {
+  CaptureTypes,
+  DescriptionChecks,
+  EndDate,
+  ExternalId,
+  FlightsPerOccurrence,
+  InspectionNotesChecks,
+  Latitude,
+  Longitude,
+  NameChecks,
+  RecurringFrequency,
+  RecurringInterval,
+  SelectedDaysOfWeek,
+  WeekOfMonth,
+  WeeksOfMonth,
+} from '../job-fields';
 
 /**
  * POST /projects/{projectId}/jobs (docs/api.md, Jobs). Fields in the order of the API reference's
@@ -46,8 +44,7 @@ import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
  */
 export class CreateJobDto {
   @ApiProperty(F.name)
-  @CharLength(L.name.min, L.name.max, M.nameLength)
-  @IsString(MUST_BE_STRING)
+  @NameChecks()
   @IsDefined({ message: M.nameRequired })
   name: string;
 
@@ -65,23 +62,13 @@ export class CreateJobDto {
   @IsDefined({ message: M.startDateRequired })
   start_date: string;
 
-  @ApiPropertyOptional(orNull(F.end_date))
-  @IsIsoDate(M.endDateFormat)
-  @IsOptional()
+  @EndDate()
   end_date?: string | null;
 
-  @ApiPropertyOptional(orNull(F.latitude))
-  @Max(L.latitude.max, { message: M.latitudeRange })
-  @Min(L.latitude.min, { message: M.latitudeRange })
-  @IsNumber({}, { message: M.latitudeNumber })
-  @IsOptional()
+  @Latitude()
   latitude?: number | null;
 
-  @ApiPropertyOptional(orNull(F.longitude))
-  @Max(L.longitude.max, { message: M.longitudeRange })
-  @Min(L.longitude.min, { message: M.longitudeRange })
-  @IsNumber({}, { message: M.longitudeNumber })
-  @IsOptional()
+  @Longitude()
   longitude?: number | null;
 
   @ApiPropertyOptional({ ...orNull(STATUS_FIELD), default: 'not_started' })
@@ -89,17 +76,10 @@ export class CreateJobDto {
   @IsOptional()
   status?: Status;
 
-  @ApiPropertyOptional(F.other_status_reason)
-  @CharLength(REASON.min, REASON.max, OTHER_STATUS_REASON_LENGTH)
-  @IsString(MUST_BE_STRING)
-  @IsDefined({ message: OTHER_STATUS_REASON_REQUIRED })
-  @IfStatusIsOtherOrGiven()
+  @OtherStatusReason()
   other_status_reason?: string;
 
-  @ApiPropertyOptional(orNull(F.external_id))
-  @CharLength(0, L.externalId, M.externalIdLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @ExternalId()
   external_id?: string | null;
 
   @ApiPropertyOptional({ ...orNull(F.priority), default: 'medium' })
@@ -108,64 +88,33 @@ export class CreateJobDto {
   priority?: Priority;
 
   @ApiPropertyOptional(orNull(F.description))
-  @CharLength(0, L.description, M.descriptionLength)
-  @IsString(MUST_BE_STRING)
+  @DescriptionChecks()
   @IsOptional()
   description?: string | null;
 
   @ApiPropertyOptional(orNull(F.inspection_notes))
-  @CharLength(0, L.inspectionNotes, M.inspectionNotesLength)
-  @IsString(MUST_BE_STRING)
+  @InspectionNotesChecks()
   @IsOptional()
   inspection_notes?: string | null;
 
-  @ApiPropertyOptional(orNull(F.capture_types))
-  @ArrayUnique({ message: M.captureTypesUnique })
-  @IsIn(CAPTURE_TYPES, { each: true, message: M.captureTypesValues })
-  @ArrayMaxSize(L.captureTypes, { message: M.captureTypesCount })
-  @IsArray({ message: M.captureTypesArray })
-  @IsOptional()
+  @CaptureTypes()
   capture_types?: CaptureType[] | null;
 
-  @ApiPropertyOptional(orNull(F.recurring_frequency))
-  @IsIn(RECURRING_FREQUENCIES, { message: M.recurringFrequency })
-  @IsOptional()
-  recurring_frequency?: RecurringFrequency | null;
+  @RecurringFrequency()
+  recurring_frequency?: RecurringFrequencyValue | null;
 
-  @ApiPropertyOptional(orNull(F.recurring_interval))
-  @Max(L.recurringInterval.max, { message: M.recurringInterval })
-  @Min(L.recurringInterval.min, { message: M.recurringInterval })
-  @IsInt({ message: M.recurringInterval })
-  @IsOptional()
+  @RecurringInterval()
   recurring_interval?: number | null;
 
-  @ApiPropertyOptional(orNull(F.selected_days_of_week))
-  @ArrayUnique({ message: M.selectedDaysUnique })
-  @Max(6, { each: true, message: M.selectedDaysValues })
-  @Min(0, { each: true, message: M.selectedDaysValues })
-  @IsInt({ each: true, message: M.selectedDaysValues })
-  @ArrayMaxSize(L.selectedDaysOfWeek, { message: M.selectedDaysCount })
-  @IsArray({ message: M.selectedDaysArray })
-  @IsOptional()
+  @SelectedDaysOfWeek()
   selected_days_of_week?: number[] | null;
 
-  @ApiPropertyOptional(orNull(F.week_of_month))
-  @IsIn(WEEKS_OF_MONTH, { message: M.weekOfMonth })
-  @IsOptional()
+  @WeekOfMonth()
   week_of_month?: number | null;
 
-  @ApiPropertyOptional(orNull(F.weeks_of_month))
-  @ArrayUnique({ message: M.weeksOfMonthUnique })
-  @IsIn(WEEKS_OF_MONTH, { each: true, message: M.weeksOfMonthValues })
-  @ArrayMaxSize(L.weeksOfMonth, { message: M.weeksOfMonthCount })
-  @IsArray({ message: M.weeksOfMonthArray })
-  @IsOptional()
+  @WeeksOfMonth()
   weeks_of_month?: number[] | null;
 
-  @ApiPropertyOptional(orNull(F.flights_per_occurrence))
-  @Max(L.flightsPerOccurrence.max, { message: M.flightsPerOccurrence })
-  @Min(L.flightsPerOccurrence.min, { message: M.flightsPerOccurrence })
-  @IsInt({ message: M.flightsPerOccurrence })
-  @IsOptional()
+  @FlightsPerOccurrence()
   flights_per_occurrence?: number | null;
 }

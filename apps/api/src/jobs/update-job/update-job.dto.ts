@@ -1,40 +1,37 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsString } from 'class-validator';
 import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-} from 'class-validator';
-import {
-  CAPTURE_TYPES,
   CaptureType,
-  JOB_LIMITS as L,
   JOB_MESSAGES as M,
   JOB_PATTERNS,
   JobPattern,
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_LIMITS as REASON,
-  OTHER_STATUS_REASON_REQUIRED,
   Priority,
   PRIORITIES,
-  RECURRING_FREQUENCIES,
-  RecurringFrequency,
+  RecurringFrequency as RecurringFrequencyValue,
   Status,
   STATUS_MESSAGE,
   STATUS_VALUES,
-  WEEKS_OF_MONTH,
 } from '@app/domain';
-import { CharLength, IfStatusIsOtherOrGiven, IsIsoDate, IsOmittable, MUST_BE_STRING } from '../../http/validators';
-import { orNull } from '../../openapi/schemas/common.schema';
+import { IsIsoDate, IsOmittable, MUST_BE_STRING } from '../../http/validators';
 import { JOB_FIELD as F } from '../../openapi/schemas/jobs.schema';
 import { STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { OtherStatusReason } from '../../projects/project-fields';
+import {
+  CaptureTypes,
+  DescriptionChecks,
+  EndDate,
+  ExternalId,
+  FlightsPerOccurrence,
+  InspectionNotesChecks,
+  Latitude,
+  Longitude,
+  NameChecks,
+  RecurringFrequency,
+  RecurringInterval,
+  SelectedDaysOfWeek,
+  WeekOfMonth,
+  WeeksOfMonth,
+} from '../job-fields';
 
 const EMPTIED_NOT_NULLED = 'Send "" to empty it (null is refused)';
 const checkedOnChange = (doc: { description: string }) => `${doc.description}; checked only when it changes`;
@@ -49,8 +46,7 @@ const checkedOnChange = (doc: { description: string }) => `${doc.description}; c
  */
 export class UpdateJobDto {
   @ApiPropertyOptional(F.name)
-  @CharLength(L.name.min, L.name.max, M.nameLength)
-  @IsString(MUST_BE_STRING)
+  @NameChecks()
   @IsOmittable()
   name?: string;
 
@@ -69,30 +65,16 @@ export class UpdateJobDto {
   @IsOmittable()
   start_date?: string;
 
-  @ApiPropertyOptional({ ...orNull(F.end_date), description: 'ISO 8601 date, on or after start_date; null clears it' })
-  @IsIsoDate(M.endDateFormat)
-  @IsOptional()
+  @EndDate('ISO 8601 date, on or after start_date; null clears it')
   end_date?: string | null;
 
-  @ApiPropertyOptional({ ...orNull(F.latitude), description: 'null clears it, together with longitude' })
-  @Max(L.latitude.max, { message: M.latitudeRange })
-  @Min(L.latitude.min, { message: M.latitudeRange })
-  @IsNumber({}, { message: M.latitudeNumber })
-  @IsOptional()
+  @Latitude('null clears it, together with longitude')
   latitude?: number | null;
 
-  @ApiPropertyOptional({ ...orNull(F.longitude), description: 'null clears it, together with latitude' })
-  @Max(L.longitude.max, { message: M.longitudeRange })
-  @Min(L.longitude.min, { message: M.longitudeRange })
-  @IsNumber({}, { message: M.longitudeNumber })
-  @IsOptional()
+  @Longitude('null clears it, together with latitude')
   longitude?: number | null;
 
-  @ApiPropertyOptional(F.other_status_reason)
-  @CharLength(REASON.min, REASON.max, OTHER_STATUS_REASON_LENGTH)
-  @IsString(MUST_BE_STRING)
-  @IsDefined({ message: OTHER_STATUS_REASON_REQUIRED })
-  @IfStatusIsOtherOrGiven()
+  @OtherStatusReason()
   other_status_reason?: string;
 
   @ApiPropertyOptional({ ...F.type, description: checkedOnChange(F.type) })
@@ -106,70 +88,36 @@ export class UpdateJobDto {
   job_pattern?: JobPattern;
 
   @ApiPropertyOptional({ ...F.description, description: EMPTIED_NOT_NULLED })
-  @CharLength(0, L.description, M.descriptionLength)
-  @IsString(MUST_BE_STRING)
+  @DescriptionChecks()
   @IsOmittable()
   description?: string;
 
   @ApiPropertyOptional({ ...F.inspection_notes, description: EMPTIED_NOT_NULLED })
-  @CharLength(0, L.inspectionNotes, M.inspectionNotesLength)
-  @IsString(MUST_BE_STRING)
+  @InspectionNotesChecks()
   @IsOmittable()
   inspection_notes?: string;
 
-  @ApiPropertyOptional(orNull(F.external_id))
-  @CharLength(0, L.externalId, M.externalIdLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @ExternalId()
   external_id?: string | null;
 
-  @ApiPropertyOptional(orNull(F.capture_types))
-  @ArrayUnique({ message: M.captureTypesUnique })
-  @IsIn(CAPTURE_TYPES, { each: true, message: M.captureTypesValues })
-  @ArrayMaxSize(L.captureTypes, { message: M.captureTypesCount })
-  @IsArray({ message: M.captureTypesArray })
-  @IsOptional()
+  @CaptureTypes()
   capture_types?: CaptureType[] | null;
 
-  @ApiPropertyOptional(orNull(F.recurring_frequency))
-  @IsIn(RECURRING_FREQUENCIES, { message: M.recurringFrequency })
-  @IsOptional()
-  recurring_frequency?: RecurringFrequency | null;
+  @RecurringFrequency()
+  recurring_frequency?: RecurringFrequencyValue | null;
 
-  @ApiPropertyOptional(orNull(F.recurring_interval))
-  @Max(L.recurringInterval.max, { message: M.recurringInterval })
-  @Min(L.recurringInterval.min, { message: M.recurringInterval })
-  @IsInt({ message: M.recurringInterval })
-  @IsOptional()
+  @RecurringInterval()
   recurring_interval?: number | null;
 
-  @ApiPropertyOptional(orNull(F.selected_days_of_week))
-  @ArrayUnique({ message: M.selectedDaysUnique })
-  @Max(6, { each: true, message: M.selectedDaysValues })
-  @Min(0, { each: true, message: M.selectedDaysValues })
-  @IsInt({ each: true, message: M.selectedDaysValues })
-  @ArrayMaxSize(L.selectedDaysOfWeek, { message: M.selectedDaysCount })
-  @IsArray({ message: M.selectedDaysArray })
-  @IsOptional()
+  @SelectedDaysOfWeek()
   selected_days_of_week?: number[] | null;
 
-  @ApiPropertyOptional(orNull(F.week_of_month))
-  @IsIn(WEEKS_OF_MONTH, { message: M.weekOfMonth })
-  @IsOptional()
+  @WeekOfMonth()
   week_of_month?: number | null;
 
-  @ApiPropertyOptional(orNull(F.weeks_of_month))
-  @ArrayUnique({ message: M.weeksOfMonthUnique })
-  @IsIn(WEEKS_OF_MONTH, { each: true, message: M.weeksOfMonthValues })
-  @ArrayMaxSize(L.weeksOfMonth, { message: M.weeksOfMonthCount })
-  @IsArray({ message: M.weeksOfMonthArray })
-  @IsOptional()
+  @WeeksOfMonth()
   weeks_of_month?: number[] | null;
 
-  @ApiPropertyOptional(orNull(F.flights_per_occurrence))
-  @Max(L.flightsPerOccurrence.max, { message: M.flightsPerOccurrence })
-  @Min(L.flightsPerOccurrence.min, { message: M.flightsPerOccurrence })
-  @IsInt({ message: M.flightsPerOccurrence })
-  @IsOptional()
+  @FlightsPerOccurrence()
   flights_per_occurrence?: number | null;
 }

@@ -1,18 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
-import {
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_LIMITS as REASON,
-  OTHER_STATUS_REASON_REQUIRED,
-  PROJECT_LIMITS as L,
-  PROJECT_MESSAGES as M,
-  Status,
-  STATUS_MESSAGE,
-  STATUS_VALUES,
-} from '@app/domain';
-import { CharLength, IfStatusIsOtherOrGiven, IsIsoDate, MUST_BE_STRING } from '../../http/validators';
-import { orNull } from '../../openapi/schemas/common.schema';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsString } from 'class-validator';
+import { PROJECT_LIMITS as L, PROJECT_MESSAGES as M, Status, STATUS_MESSAGE, STATUS_VALUES } from '@app/domain';
+import { CharLength, IsIsoDate, MUST_BE_STRING } from '../../http/validators';
 import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { EndDate, ExternalId, NameChecks, OtherStatusReason } from '../project-fields';
 
 /**
  * POST /projects (docs/api.md, Projects). Fields in the order the API reference lists their
@@ -21,8 +12,7 @@ import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects
  */
 export class CreateProjectDto {
   @ApiProperty(F.name)
-  @CharLength(L.name.min, L.name.max, M.nameLength)
-  @IsString(MUST_BE_STRING)
+  @NameChecks()
   @IsDefined({ message: M.nameRequired })
   name: string;
 
@@ -31,9 +21,7 @@ export class CreateProjectDto {
   @IsDefined({ message: M.startDateRequired })
   start_date: string;
 
-  @ApiPropertyOptional(orNull(F.end_date))
-  @IsIsoDate(M.endDateFormat)
-  @IsOptional()
+  @EndDate()
   end_date?: string | null;
 
   /** Required, but may be empty on create: the API reference bounds it to 1..1000 only on update. */
@@ -47,16 +35,9 @@ export class CreateProjectDto {
   @IsIn(STATUS_VALUES, { message: STATUS_MESSAGE })
   status: Status;
 
-  @ApiPropertyOptional(F.other_status_reason)
-  @CharLength(REASON.min, REASON.max, OTHER_STATUS_REASON_LENGTH)
-  @IsString(MUST_BE_STRING)
-  @IsDefined({ message: OTHER_STATUS_REASON_REQUIRED })
-  @IfStatusIsOtherOrGiven()
+  @OtherStatusReason()
   other_status_reason?: string;
 
-  @ApiPropertyOptional(orNull(F.external_id))
-  @CharLength(0, L.externalId, M.externalIdLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @ExternalId()
   external_id?: string | null;
 }

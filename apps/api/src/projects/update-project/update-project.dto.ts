@@ -1,18 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
-import {
-  OTHER_STATUS_REASON_LENGTH,
-  OTHER_STATUS_REASON_LIMITS as REASON,
-  OTHER_STATUS_REASON_REQUIRED,
-  PROJECT_LIMITS as L,
-  PROJECT_MESSAGES as M,
-  Status,
-  STATUS_MESSAGE,
-  STATUS_VALUES,
-} from '@app/domain';
-import { CharLength, IfStatusIsOtherOrGiven, IsIsoDate, IsOmittable, MUST_BE_STRING } from '../../http/validators';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { PROJECT_LIMITS as L, PROJECT_MESSAGES as M, Status, STATUS_MESSAGE, STATUS_VALUES } from '@app/domain';
+import { CharLength, IsIsoDate, IsOmittable, MUST_BE_STRING } from '../../http/validators';
 import { orNull } from '../../openapi/schemas/common.schema';
 import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects.schema';
+import { EndDate, ExternalId, NameChecks, OtherStatusReason } from '../project-fields';
 
 /**
  * PATCH /projects/{id}: every field optional; only supplied fields change; null clears end_date,
@@ -21,8 +13,7 @@ import { PROJECT_FIELD as F, STATUS_FIELD } from '../../openapi/schemas/projects
  */
 export class UpdateProjectDto {
   @ApiPropertyOptional(F.name)
-  @CharLength(L.name.min, L.name.max, M.nameLength)
-  @IsString(MUST_BE_STRING)
+  @NameChecks()
   @IsOmittable()
   name?: string;
 
@@ -31,9 +22,7 @@ export class UpdateProjectDto {
   @IsOmittable()
   start_date?: string;
 
-  @ApiPropertyOptional({ ...orNull(F.end_date), description: 'ISO 8601 date, after start_date; null clears it' })
-  @IsIsoDate(M.endDateFormat)
-  @IsOptional()
+  @EndDate('ISO 8601 date, after start_date; null clears it')
   end_date?: string | null;
 
   @ApiPropertyOptional({ ...F.description, minLength: L.description.min })
@@ -47,17 +36,10 @@ export class UpdateProjectDto {
   @IsOmittable()
   status?: Status;
 
-  @ApiPropertyOptional(F.other_status_reason)
-  @CharLength(REASON.min, REASON.max, OTHER_STATUS_REASON_LENGTH)
-  @IsString(MUST_BE_STRING)
-  @IsDefined({ message: OTHER_STATUS_REASON_REQUIRED })
-  @IfStatusIsOtherOrGiven()
+  @OtherStatusReason()
   other_status_reason?: string;
 
-  @ApiPropertyOptional({ ...orNull(F.external_id), description: "The caller's own identifier; null clears it" })
-  @CharLength(0, L.externalId, M.externalIdLength)
-  @IsString(MUST_BE_STRING)
-  @IsOptional()
+  @ExternalId("The caller's own identifier; null clears it")
   external_id?: string | null;
 
   @ApiPropertyOptional({
