@@ -1,5 +1,16 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  StreamableFile,
+  Type,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
@@ -82,14 +93,7 @@ export class OperationsController {
     description:
       "Reads the event from the store again and runs its projection's projector on it. Applied: its writes land and the dead letter is removed. Failed again: the dead letter records the attempt and the new error. The writes land on the read model as it is now, after the later events.",
   })
-  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
-  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
-  @ApiOkResponse({ type: DeadLetterRetriedSchema })
-  @ApiErrors({
-    400: POSITION_POSITIVE,
-    404: 'No dead letter at position 4711 of projection jobs',
-    409: projectorOnlyMessage('A dead-letter retry'),
-  })
+  @ApiDeadLetterAction('A dead-letter retry', DeadLetterRetriedSchema)
   retryDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
     return this.commands.execute(new RetryDeadLetterCommand(projection, position));
   }
@@ -101,14 +105,7 @@ export class OperationsController {
     description:
       'Removes the dead letter without applying its event (logged). The read model stays as it is; a rebuild replays everything.',
   })
-  @ApiParam({ name: 'projection', type: String, description: 'The projection that parked the event', example: 'jobs' })
-  @ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 })
-  @ApiOkResponse({ type: DeadLetterSkippedSchema })
-  @ApiErrors({
-    400: POSITION_POSITIVE,
-    404: 'No dead letter at position 4711 of projection jobs',
-    409: projectorOnlyMessage('A dead-letter skip'),
-  })
+  @ApiDeadLetterAction('A dead-letter skip', DeadLetterSkippedSchema)
   skipDeadLetter(@Param('projection') projection: string, @Param('position') position: string) {
     return this.commands.execute(new SkipDeadLetterCommand(projection, position));
   }
@@ -180,4 +177,23 @@ export class OperationsController {
     const lines = await this.queries.execute(new ExportEventsQuery(source));
     return new StreamableFile(Readable.from(lines), { type: 'application/x-ndjson' });
   }
+}
+
+/** What the document says of every action on one dead letter: its path, its answer, its refusals. */
+function ApiDeadLetterAction(action: string, answer: Type<unknown>) {
+  return applyDecorators(
+    ApiParam({
+      name: 'projection',
+      type: String,
+      description: 'The projection that parked the event',
+      example: 'jobs',
+    }),
+    ApiParam({ name: 'position', type: 'integer', description: 'Store position of the parked event', example: 4711 }),
+    ApiOkResponse({ type: answer }),
+    ApiErrors({
+      400: POSITION_POSITIVE,
+      404: 'No dead letter at position 4711 of projection jobs',
+      409: projectorOnlyMessage(action),
+    }),
+  );
 }
