@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString } from 'class-validator';
-import { WORKSPACE_MESSAGES as M } from '@app/domain';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { PLANS, WORKSPACE_LIMITS as L, WORKSPACE_MESSAGES as M } from '@app/domain';
 import { CharLength, MUST_BE_STRING } from '../http/validators';
 
 /**
@@ -35,5 +35,28 @@ export const OptionalText = (max: number, lengthMessage: string, doc: ApiPropert
       maxLength: max,
       nullable: true,
       ...doc,
+    }),
+  );
+
+/** How the document describes a workspace's plan, in the requests that take one. */
+export const PLAN_DOC = { enum: [...PLANS], description: 'API access needs `enterprise`', example: 'enterprise' };
+
+/** A plan, checked against the plans there are; each request says whether it must be given. */
+export const PlanChecks = () => IsIn(PLANS, { message: M.plan });
+
+/** A workspace's project limit: an integer in range, or null (or absent) for none. */
+export const ProjectLimit = (description: string) =>
+  applyDecorators(
+    IsOptional(),
+    IsInt({ message: M.projectLimit }),
+    Min(L.projectLimit.min, { message: M.projectLimit }),
+    Max(L.projectLimit.max, { message: M.projectLimit }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: L.projectLimit.min,
+      maximum: L.projectLimit.max,
+      nullable: true,
+      description,
+      example: 100,
     }),
   );

@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { Plan, PLANS, WORKSPACE_LIMITS as L, WORKSPACE_MESSAGES as M } from '@app/domain';
-import { Name } from '../admin-fields';
+import { ApiProperty } from '@nestjs/swagger';
+import { Plan, WORKSPACE_LIMITS as L } from '@app/domain';
+import { Name, PLAN_DOC, PlanChecks, ProjectLimit } from '../admin-fields';
 
 /**
  * POST /admin/workspaces (docs/operator-contract.md). Fields in the order their failures are
@@ -11,21 +10,10 @@ export class CreateWorkspaceDto {
   @Name(L.name, 'Acme Aerial')
   name: string;
 
-  @ApiProperty({ enum: [...PLANS], description: 'API access needs `enterprise`', example: 'enterprise' })
-  @IsIn(PLANS, { message: M.plan })
+  @ApiProperty(PLAN_DOC)
+  @PlanChecks()
   plan: Plan;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: L.projectLimit.min,
-    maximum: L.projectLimit.max,
-    nullable: true,
-    description: 'Maximum number of projects; null (or absent on create) = unlimited',
-    example: 100,
-  })
-  @Max(L.projectLimit.max, { message: M.projectLimit })
-  @Min(L.projectLimit.min, { message: M.projectLimit })
-  @IsInt({ message: M.projectLimit })
-  @IsOptional()
+  @ProjectLimit('Maximum number of projects; null (or absent on create) = unlimited')
   project_limit?: number | null;
 }
