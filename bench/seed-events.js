@@ -47,7 +47,7 @@ function projectCreated(id, workspaceId, name, now) {
 /** An enterprise workspace `ws_<name>` (no project limit) with one full-access key: { workspaceId, key }. */
 async function seedWorkspace(store, name, now) {
   // The built application (bench/run.js builds first).
-  const { generateApiKey } = require('../dist/libs/application/src/workspaces/api-key-secret');
+  const { generateApiKey } = require('../dist/libs/application/src/workspaces/api-key-authenticator');
   const workspaceId = `ws_${name}`;
   const { key, hash } = generateApiKey();
   await store.appendToStream(
