@@ -18,6 +18,21 @@ function process(store: EventStore, at = 1): CommandSide {
   };
 }
 
+type Stores = ReturnType<typeof scratchStore>;
+
+/** Two processes on one store: `here` (whose reads are counted) and another writer, `there`. */
+function twoProcesses(stores: Stores): [here: CommandSide, there: CommandSide] {
+  return [process(stores.counted, 1), process(stores.store, 2)];
+}
+
+/** The values a setting's stream holds, in order (other events by their type). */
+const settingValues =
+  (stores: Stores) =>
+  async (streamId = 'setting-1') =>
+    (await stores.store.readStream(streamId)).map((e) =>
+      e.type === 'setting.set' ? (e.data as { value: string }).value : e.type,
+    );
+
 /** Handles `works` as one batch on `side`; answers each unit's outcome, in order. */
 async function handle(side: CommandSide, ...works: Work[]): Promise<Answer[]> {
   const batch: PendingUnit[] = [];
@@ -115,14 +130,8 @@ describe('decideAndAppend: conflicts with another writer', () => {
   let here: CommandSide;
   /** Another process on the same store: its appends reach the store, never `here`'s states. */
   let there: CommandSide;
-  beforeEach(() => {
-    here = process(stores.counted, 1);
-    there = process(stores.store, 2);
-  });
-  const values = async (streamId = 'setting-1') =>
-    (await stores.store.readStream(streamId)).map((e) =>
-      e.type === 'setting.set' ? (e.data as { value: string }).value : e.type,
-    );
+  beforeEach(() => ([here, there] = twoProcesses(stores)));
+  const values = settingValues(stores);
 
   it('another process moved the stream: the append conflicts, and the retry decides on what it wrote', async () => {
     await handle(here, set('a'));
@@ -181,14 +190,8 @@ describe('decideAndAppend: states held in memory are decided on without reading 
   const stores = scratchStore();
   let here: CommandSide;
   let there: CommandSide;
-  beforeEach(() => {
-    here = process(stores.counted, 1);
-    there = process(stores.store, 2);
-  });
-  const values = async (streamId = 'setting-1') =>
-    (await stores.store.readStream(streamId)).map((e) =>
-      e.type === 'setting.set' ? (e.data as { value: string }).value : e.type,
-    );
+  beforeEach(() => ([here, there] = twoProcesses(stores)));
+  const values = settingValues(stores);
 
   it('a write on a held state reads nothing: the append checks the revision it was decided on', async () => {
     await handle(here, set('a'));
