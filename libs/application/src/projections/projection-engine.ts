@@ -461,9 +461,9 @@ export class ProjectionEngine implements ReadYourWrites {
     return letter;
   }
 
-  /** The parked event, by position (one read), else from its stream by id. */
+  /** The parked event, at its position (one read), else from its stream by id. */
   private async readEvent(letter: DeadLetter): Promise<RecordedEvent> {
-    const [atPosition] = await this.events.readAll({ after: letter.position - 1, maxCount: 1 });
+    const atPosition = await this.events.readAt(letter.position);
     if (atPosition?.id === letter.eventId) return atPosition;
     const found = (await this.events.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
     if (!found)

@@ -57,6 +57,11 @@ export class UpcastingEventStore implements EventStore {
     return this.upcastAll(await this.inner.readAll(options));
   }
 
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    const event = await this.inner.readAt(position);
+    return event && this.upcastAll([event])[0];
+  }
+
   subscribeToAll(options: SubscribeOptions): Subscription {
     return this.inner.subscribeToAll({ ...options, onEvents: (events) => options.onEvents(this.upcastAll(events)) });
   }

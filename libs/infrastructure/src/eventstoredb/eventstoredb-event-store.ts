@@ -196,6 +196,22 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * One forward read of `$all` from the event's own position, which ESDB includes. That position
+   * is where the event's record starts (commit = prepare, see above), so the server accepts it;
+   * `position - 1` lies inside the record before and is refused with `InvalidPosition`.
+   */
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(position) || position < START) return undefined;
+    const [resolved] = await collect(
+      this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(position), maxCount: 1 }),
+    );
+    if (!resolved || !isApplicationEvent(resolved)) return undefined;
+    const event = toRecorded(resolved);
+    return event?.position === position ? event : undefined;
+  }
+
   /** The commit position of the newest application event (see `readAll`), or START. */
   async headPosition(): Promise<number> {
     this.assertOpen();
@@ -366,10 +382,14 @@ function fromCurrentRevision(current: bigint | typeof NO_STREAM | undefined): nu
   return typeof current === 'bigint' ? Number(current) : 'no_stream';
 }
 
-/** `after` (exclusive in the port) as an ESDB position; START means the beginning of the log. */
-function toReadPosition(after: number): ReadPosition {
-  if (after <= START) return ESDB_START;
-  const at = BigInt(after);
+/**
+ * A position the store gave (an event's commit = prepare position, see the class) as the driver's
+ * `Position`; START is the beginning of the log. Valid only for such positions: the server refuses
+ * a read from an offset where no record starts.
+ */
+function toReadPosition(position: number): ReadPosition {
+  if (position <= START) return ESDB_START;
+  const at = BigInt(position);
   return { commit: at, prepare: at };
 }
 

@@ -127,6 +127,7 @@ export class SqliteEventStore implements EventStore {
     readStream: StatementsByLimit<Database.Statement<[string, number], EventRow>>;
     readAll: StatementsByLimit<Database.Statement<[number], EventRow>>;
     head: Database.Statement<[], number | null>;
+    at: Database.Statement<[number], EventRow>;
   };
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -160,6 +161,7 @@ export class SqliteEventStore implements EventStore {
           .raw(),
       ),
       head: this.db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
+      at: this.db.prepare<[number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(),
     };
   }
 
@@ -244,6 +246,11 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
     return this.readAllSync(options.after, options.maxCount);
+  }
+
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    const row = this.stmt.at.get(position);
+    return row && toRecorded(row);
   }
 
   private readAllSync(after: number, maxCount: number): RecordedEvent[] {

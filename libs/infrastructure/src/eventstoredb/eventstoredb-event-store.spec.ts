@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { END, START as ESDB_START } from '@eventstore/db-client';
+import { EngineLogger, NewEvent, ProjectionEngine, Projector, RecordedEvent, WriteOp } from '@app/application';
+import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { InMemoryEsdbClient } from './in-memory-esdb-client.spec-helper';
+
+const event = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  schemaVersion: 1,
+  data,
+  metadata: {
+    workspaceId: 'ws_1',
+    actor: { type: 'operator' },
+    requestId: 'req_1',
+    correlationId: 'req_1',
+    causationId: 'cmd_1',
+    recordedAt: 1_700_000_000_000,
+  },
+});
+
+const quiet: EngineLogger = { error: () => undefined, warn: () => undefined };
+
+/** Every position a read of `$all` started from is one the server accepts. */
+function expectOnlyValidPositions(client: InMemoryEsdbClient) {
+  const starts = new Set(client.log.map((r) => `${r.position.commit}/${r.position.prepare}`));
+  for (const from of client.readAllFrom) {
+    if (from === ESDB_START || from === END) continue;
+    expect(starts.has(`${from.commit}/${from.prepare}`)).toBe(true);
+  }
+}
+
+describe('EventStoreDbEventStore against the driver (an in-memory stand-in for the server)', () => {
+  let client: InMemoryEsdbClient;
+  let store: EventStoreDbEventStore;
+
+  beforeEach(() => {
+    client = new InMemoryEsdbClient();
+    store = new EventStoreDbEventStore(client.asClient(), { pageSize: 4 });
+  });
+  afterEach(() => store.close());
+
+  describe('reading the event at a position (a dead letter retried)', () => {
+    it('reads back every event at its own position, starting the read where its record starts', async () => {
+      await store.appendToStream('thing-a', [event('thing.one'), event('thing.two')], {
+        expectedRevision: 'no_stream',
+      });
+      await store.appendToStream('thing-b', [event('thing.three')], { expectedRevision: 'no_stream' });
+      const all = await store.readAll({ after: 0, maxCount: 10 });
+      expect(all.map((e) => e.type)).toEqual(['thing.one', 'thing.two', 'thing.three']);
+      for (const recorded of all) expect(await store.readAt(recorded.position)).toEqual(recorded);
+      expectOnlyValidPositions(client);
+    });
+
+    it('answers undefined for a position past the head or of a record that is not the application’s', async () => {
+      const { position } = await store.appendToStream('thing-a', [event('thing.one')], {
+        expectedRevision: 'no_stream',
+      });
+      client.record('$stats-127.0.0.1:2113', '$statsCollected', {}, null);
+      expect(await store.readAt(Number(client.log[client.log.length - 1].position.commit))).toBeUndefined();
+      expect(await store.readAt(Number(client.log[0].position.commit))).toBeUndefined();
+      expect(await store.readAt(position)).toMatchObject({ type: 'thing.one' });
+    });
+
+    it('lets the projection engine retry a dead letter: its event is read again from a valid position', async () => {
+      let broken = true;
+      const things: Projector = {
+        name: 'things',
+        collections: [{ name: 'things' }],
+        project(recorded: RecordedEvent): WriteOp[] {
+          if (recorded.type === 'thing.poison' && broken) throw new Error('cannot project it yet');
+          return [
+            { op: 'put', collection: 'things', id: recorded.id, workspaceId: 'ws_1', seq: recorded.position, doc: {} },
+          ];
+        },
+      };
+      const read = new SqliteReadModelStore(':memory:');
+      const engine = new ProjectionEngine(store, read, [things], quiet);
+      try {
+        await engine.start();
+        await store.appendToStream('thing-a', [event('thing.one')], { expectedRevision: 'no_stream' });
+        const poison = event('thing.poison');
+        const { position } = await store.appendToStream('thing-b', [poison], { expectedRevision: 'no_stream' });
+        expect(await engine.waitFor(position)).toBe(true);
+        const [letter] = await engine.listDeadLetters();
+        expect(letter).toMatchObject({ eventId: poison.id, position });
+
+        broken = false;
+        const retried = await engine.retryDeadLetter({ projection: 'things', position });
+        expect(retried.outcome).toBe('applied');
+        expect(await read.get('things', poison.id)).not.toBeNull();
+        expect(await engine.listDeadLetters()).toEqual([]);
+        expectOnlyValidPositions(client);
+      } finally {
+        await engine.stop();
+        await read.close();
+      }
+    });
+  });
+});
