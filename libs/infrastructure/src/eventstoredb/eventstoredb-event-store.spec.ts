@@ -98,4 +98,34 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       }
     });
   });
+
+  describe('subscriptions', () => {
+    /** Subscribes and waits for the first batch, so the subscription is running when it dies. */
+    const running = async () => {
+      const errors: unknown[] = [];
+      let first: () => void;
+      const delivered = new Promise<void>((resolve) => (first = resolve));
+      store.subscribeToAll({ after: 0, onEvents: async () => first(), onError: (error) => errors.push(error) });
+      await delivered;
+      return { stream: client.subscriptions[client.subscriptions.length - 1], errors };
+    };
+
+    it('forgets a subscription that died (an error, the end of the stream, a close): nothing of it is left to stop', async () => {
+      await store.appendToStream('thing-a', [event('thing.one')], { expectedRevision: 'no_stream' });
+      const failed = await running();
+      const ended = await running();
+      const closed = await running();
+      // What the driver's subscription emits: 'error' then 'close' when the call fails, 'end' then
+      // 'close' when the server ends it, 'close' alone when it is destroyed.
+      failed.stream.destroy(new Error('connection reset'));
+      ended.stream.end();
+      closed.stream.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const { errors } of [failed, ended, closed]) expect(errors).toHaveLength(1);
+
+      await store.close();
+      // Each was let go once, as it died; close() found none of them still held.
+      for (const { stream } of [failed, ended, closed]) expect(stream.unsubscribeCalls).toBe(1);
+    });
+  });
 });

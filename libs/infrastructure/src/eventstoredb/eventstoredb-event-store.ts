@@ -287,9 +287,14 @@ export class EventStoreDbEventStore implements EventStore {
       }
     };
 
-    const running = run().catch((error: unknown) => {
-      if (!stopped) options.onError?.(error);
-    });
+    // However it ends (an error, the server ending the stream, a close, a stop), a subscription
+    // whose loop has finished is dead: the adapter forgets it, or every resubscription after a
+    // failure would leave one more behind for close() to stop.
+    const running = run()
+      .catch((error: unknown) => {
+        if (!stopped) options.onError?.(error);
+      })
+      .finally(() => this.subscriptions.delete(subscription));
     const subscription: Subscription = {
       stop: async () => {
         if (!stopped) {
