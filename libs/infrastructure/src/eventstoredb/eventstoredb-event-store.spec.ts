@@ -128,4 +128,57 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       for (const { stream } of [failed, ended, closed]) expect(stream.unsubscribeCalls).toBe(1);
     });
   });
+
+  describe('metadata', () => {
+    it("writes correlation and causation under the store's own keys, $correlationId and $causationId", async () => {
+      const written = event('thing.one');
+      await store.appendToStream(
+        'thing-a',
+        [written, { ...event('thing.two'), metadata: { ...written.metadata, causationId: null } }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      const [first, second] = client.appends[0].events.map((e) => e.metadata as Record<string, unknown>);
+      expect(first).toEqual({
+        workspaceId: 'ws_1',
+        actor: { type: 'operator' },
+        requestId: 'req_1',
+        $correlationId: 'req_1',
+        $causationId: 'cmd_1',
+        recordedAt: 1_700_000_000_000,
+        schemaVersion: 1,
+      });
+      expect(first).not.toHaveProperty('correlationId');
+      expect(first).not.toHaveProperty('causationId');
+      // Nothing caused it: no $causationId at all (the server's projections read it as a string).
+      expect(second).not.toHaveProperty('$causationId');
+      expect(second.$correlationId).toBe('req_1');
+    });
+
+    it('reads the port metadata back from the new keys and from the keys events were first written with', async () => {
+      const written = event('thing.one');
+      await store.appendToStream('thing-a', [written], { expectedRevision: 'no_stream' });
+      const older = {
+        workspaceId: 'ws_1',
+        actor: { type: 'operator' },
+        requestId: 'req_0',
+        correlationId: 'req_0',
+        causationId: null,
+        recordedAt: 1,
+        schemaVersion: 1,
+      };
+      client.record('thing-b', 'thing.one', {}, older);
+      const [mine, theirs] = await store.readAll({ after: 0, maxCount: 10 });
+      expect(mine.metadata).toEqual(written.metadata);
+      expect(theirs.metadata).toEqual({
+        workspaceId: 'ws_1',
+        actor: { type: 'operator' },
+        requestId: 'req_0',
+        correlationId: 'req_0',
+        causationId: null,
+        recordedAt: 1,
+      });
+    });
+  });
 });

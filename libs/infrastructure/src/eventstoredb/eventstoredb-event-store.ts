@@ -41,8 +41,17 @@ export interface EventStoreDbEventStoreOptions {
   pageSize?: number;
 }
 
-/** What the adapter writes into an event's metadata JSON: the port's metadata plus the schema version. */
-type StoredMetadata = EventMetadata & { schemaVersion: number };
+/**
+ * What the adapter writes into an event's metadata JSON: the port's metadata and the schema
+ * version, with correlation and causation under EventStoreDB's own keys (`$correlationId`,
+ * `$causationId`), the ones its `$by_correlation_id` projection and its UI read. `$causationId` is
+ * left out when nothing caused the event.
+ */
+type StoredMetadata = Omit<EventMetadata, 'correlationId' | 'causationId'> & {
+  $correlationId: string;
+  $causationId?: string;
+  schemaVersion: number;
+};
 
 type AnyResolvedEvent = ResolvedEvent | AllStreamResolvedEvent;
 type AnyRecordedEvent = NonNullable<AnyResolvedEvent['event']>;
@@ -365,7 +374,13 @@ export class EventStoreDbEventStore implements EventStore {
 }
 
 function toEventData(event: NewEvent): EventData {
-  const metadata: StoredMetadata = { ...event.metadata, schemaVersion: event.schemaVersion };
+  const { correlationId, causationId, ...rest } = event.metadata;
+  const metadata: StoredMetadata = {
+    ...rest,
+    $correlationId: correlationId,
+    ...(causationId !== null ? { $causationId: causationId } : {}),
+    schemaVersion: event.schemaVersion,
+  };
   return jsonEvent({
     id: event.id,
     type: event.type,
@@ -436,16 +451,26 @@ function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
   };
 }
 
-/** Events not written by this adapter (no envelope in their metadata) get schema version 1. */
-function readMetadata(raw: unknown): StoredMetadata {
+/**
+ * The port's metadata and the schema version from an event's metadata JSON. Correlation and
+ * causation are read from the store's keys (`$correlationId`, `$causationId`) and, for events
+ * written before the adapter used them, from `correlationId` / `causationId`. Events not written
+ * by this adapter (no envelope in their metadata) get schema version 1.
+ */
+function readMetadata(raw: unknown): EventMetadata & { schemaVersion: number } {
   if (raw !== null && typeof raw === 'object' && !(raw instanceof Uint8Array) && !Array.isArray(raw)) {
-    const { schemaVersion, ...rest } = raw as Record<string, unknown>;
+    const { schemaVersion, $correlationId, $causationId, correlationId, causationId, ...rest } = raw as Record<
+      string,
+      unknown
+    >;
     return {
-      ...(rest as unknown as EventMetadata),
+      ...(rest as Omit<EventMetadata, 'correlationId' | 'causationId'>),
+      correlationId: ($correlationId ?? correlationId) as string,
+      causationId: (($causationId ?? causationId) as string | undefined) ?? null,
       schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : 1,
     };
   }
-  return { schemaVersion: 1 } as StoredMetadata;
+  return { schemaVersion: 1 } as EventMetadata & { schemaVersion: number };
 }
 
 function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {
