@@ -191,7 +191,7 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       expect(await store.headPosition()).toBeGreaterThanOrEqual(mine[2].position);
     });
 
-    it('reads the event at each position it gave, and nothing at a position past the head', async () => {
+    it('reads the event at each position it gave, and none at START', async () => {
       const [a, b] = [stream(), stream()];
       const before = await store.headPosition();
       await store.appendToStream(a, [event('at.one'), event('at.two')], { expectedRevision: 'no_stream' });
@@ -199,7 +199,7 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       const mine = (await readAllFrom(store, before)).filter((e) => e.streamId === a || e.streamId === b);
       expect(mine.map((e) => e.type)).toEqual(['at.one', 'at.two', 'at.three']);
       for (const recorded of mine) expect(await store.readAt(recorded.position)).toEqual(recorded);
-      expect(await store.readAt((await store.headPosition()) + 1_000_000)).toBeUndefined();
+      expect(await store.readAt(START)).toBeUndefined();
     });
 
     it('lets the projections retry a parked event: it is read again at its position and applied', async () => {

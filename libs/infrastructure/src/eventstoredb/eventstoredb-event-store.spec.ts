@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { END, START as ESDB_START } from '@eventstore/db-client';
-import { EngineLogger, NewEvent, ProjectionEngine, Projector, RecordedEvent, WriteOp } from '@app/application';
+import { jobStream, jobTypeStream, projectJobsStream, projectStream } from '@app/domain';
+import {
+  EngineLogger,
+  NewEvent,
+  ProjectionEngine,
+  Projector,
+  RecordedEvent,
+  WriteOp,
+  WrongExpectedRevisionError,
+} from '@app/application';
 import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { InMemoryEsdbClient } from './in-memory-esdb-client.spec-helper';
@@ -53,7 +62,7 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       expectOnlyValidPositions(client);
     });
 
-    it('answers undefined for a position past the head or of a record that is not the application’s', async () => {
+    it('answers undefined at the position of a record that is not the application’s', async () => {
       const { position } = await store.appendToStream('thing-a', [event('thing.one')], {
         expectedRevision: 'no_stream',
       });
@@ -179,6 +188,65 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
         causationId: null,
         recordedAt: 1,
       });
+    });
+  });
+
+  describe('stream names (one $ce- category per kind)', () => {
+    const names = () => [...new Set(client.log.map((r) => r.streamId).filter((n) => !n.startsWith('$')))];
+
+    it('writes the two-word kinds under names whose first "-" ends the kind, and reads them back under the domain’s', async () => {
+      const streams = [jobTypeStream('jt_1'), projectJobsStream('prj_1'), projectStream('prj_1'), jobStream('job_1')];
+      for (const stream of streams)
+        await store.appendToStream(stream, [event('x.made')], { expectedRevision: 'no_stream' });
+      expect(names()).toEqual(['jobType-jt_1', 'projectJobs-prj_1', 'project-prj_1', 'job-job_1']);
+
+      expect((await store.readAll({ after: 0, maxCount: 10 })).map((e) => e.streamId)).toEqual(streams);
+      for (const stream of streams) expect((await store.readStream(stream)).map((e) => e.streamId)).toEqual([stream]);
+      const [first] = await store.readAll({ after: 0, maxCount: 1 });
+      expect((await store.readAt(first.position))?.streamId).toBe(streams[0]);
+
+      const seen: string[] = [];
+      let done: () => void;
+      const all = new Promise<void>((resolve) => (done = resolve));
+      const subscription = store.subscribeToAll({
+        after: 0,
+        onEvents: async (events) => {
+          seen.push(...events.map((e) => e.streamId));
+          if (seen.length >= streams.length) done();
+        },
+      });
+      await all;
+      await subscription.stop();
+      expect(seen).toEqual(streams);
+    });
+
+    it('keeps appending to a stream written under the domain’s name before the renaming, and reads it', async () => {
+      const stream = jobTypeStream('jt_old');
+      client.record(stream, 'job_type.created', { id: 'jt_old' }, { correlationId: 'c', schemaVersion: 1 });
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['job_type.created']);
+
+      await store.appendToStream(stream, [event('job_type.updated')], { expectedRevision: 0 });
+      expect(names()).toEqual([stream]);
+      expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1]);
+      await expect(store.appendToStream(stream, [event('x')], { expectedRevision: 'no_stream' })).rejects.toMatchObject(
+        {
+          streamId: stream,
+          actual: 1,
+        },
+      );
+      await expect(store.appendToStream(stream, [event('x')], { expectedRevision: 0 })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await store.appendToStream(stream, [], { expectedRevision: 1 });
+      await store.appendToStream(stream, [event('job_type.updated')], { expectedRevision: 'any' });
+      expect(names()).toEqual([stream]);
+    });
+
+    it('refuses to write a name that would read back as another stream, and reads none', async () => {
+      await expect(
+        store.appendToStream('jobType-jt_1', [event('x')], { expectedRevision: 'no_stream' }),
+      ).rejects.toThrow(/jobType-jt_1/);
+      expect(await store.readStream('jobType-jt_1')).toEqual([]);
     });
   });
 });

@@ -33,6 +33,7 @@ import {
   StreamAppend,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
+import { fromStoreStreamName, legacyStreamName, toStoreStreamName } from './stream-names';
 
 export interface EventStoreDbEventStoreOptions {
   /** Most events handed to one `onEvents` call of a subscription (and buffered client-side). */
@@ -60,7 +61,8 @@ type AnyRecordedEvent = NonNullable<AnyResolvedEvent['event']>;
  * The event store port on EventStoreDB / KurrentDB (gRPC client `@eventstore/db-client` v6).
  *
  * Mapping:
- * - one port stream = one ESDB stream; revisions are ESDB stream revisions (bigint → number);
+ * - one port stream = one ESDB stream, named the store's way (stream-names.ts: one `$ce-`
+ *   category per kind); revisions are ESDB stream revisions (bigint → number);
  * - an event's port `id` is its ESDB event id (so it must be a UUID), which is what makes an
  *   append retried with the same ids and expected revision idempotent on the server;
  * - `schemaVersion` and the port's `EventMetadata` travel together in the event's metadata JSON;
@@ -103,11 +105,51 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<AppendResult> {
     this.assertOpen();
     const { expectedRevision } = options;
-    if (events.length === 0) return this.checkOnly(streamId, expectedRevision);
+    const name = await this.streamToWrite(streamId, expectedRevision);
+    const write = (to: string) =>
+      events.length === 0
+        ? this.checkOnly(streamId, to, expectedRevision)
+        : this.appendTo(streamId, to, events, expectedRevision);
+    try {
+      return await write(name);
+    } catch (error) {
+      // At a revision, a stream of a renamed kind not found under its store name may be one
+      // written before the renaming: it stays under the domain's name (see stream-names.ts).
+      const legacy = legacyStreamName(streamId);
+      const notThere = error instanceof WrongExpectedRevisionError && error.actual === 'no_stream';
+      if (legacy === null || legacy === name || !notThere) throw error;
+      return write(legacy);
+    }
+  }
 
+  /**
+   * The store's name to write a stream under: its store name, unless it is of a renamed kind and
+   * was created before the renaming (then, at `no_stream` or `any`, it is looked for under the
+   * domain's name: one read more per creation of such a stream; at a revision, the append tries
+   * the store name first and the old one if that stream is not there).
+   */
+  private async streamToWrite(streamId: string, expectedRevision: ExpectedRevision): Promise<string> {
+    const name = toStoreStreamName(streamId);
+    if (name === null) {
+      throw new RangeError(
+        `Stream name ${streamId} is not the domain's: in EventStoreDB it would read back as another`,
+      );
+    }
+    const legacy = legacyStreamName(streamId);
+    if (legacy === null || typeof expectedRevision === 'number') return name;
+    return (await this.lastEventOf(legacy)) ? legacy : name;
+  }
+
+  /** Appends to the store's stream `name`; errors name the domain's `streamId`. */
+  private async appendTo(
+    streamId: string,
+    name: string,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     let result;
     try {
-      result = await this.client.appendToStream(streamId, events.map(toEventData), {
+      result = await this.client.appendToStream(name, events.map(toEventData), {
         expectedRevision: toEsdbExpectedRevision(expectedRevision),
       });
     } catch (error) {
@@ -118,7 +160,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
     // Only reachable when the connection string sets throwOnAppendFailure=false.
     if (!result.success) {
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(name));
     }
 
     const nextRevision = Number(result.nextExpectedRevision);
@@ -127,7 +169,7 @@ export class EventStoreDbEventStore implements EventStore {
     const position =
       result.position !== undefined
         ? Number(result.position.commit)
-        : await this.positionOfRevision(streamId, result.nextExpectedRevision);
+        : await this.positionOfRevision(name, result.nextExpectedRevision);
     return { nextRevision, position };
   }
 
@@ -152,9 +194,24 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<RecordedEvent[]> {
     this.assertOpen();
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
+    const name = toStoreStreamName(streamId);
+    if (name === null) return [];
+    const events = await this.readStoreStream(name, options);
+    if (events !== null) return events;
+    // A stream of a renamed kind written before the renaming (see stream-names.ts).
+    const legacy = legacyStreamName(streamId);
+    if (legacy === null || legacy === name) return [];
+    return (await this.readStoreStream(legacy, options)) ?? [];
+  }
+
+  /** The events of the store's stream `name`, or null when it does not exist. */
+  private async readStoreStream(
+    name: string,
+    options: { fromRevision?: number; maxCount?: number },
+  ): Promise<RecordedEvent[] | null> {
     const out: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(streamId, {
+      const read = this.client.readStream(name, {
         direction: FORWARDS,
         fromRevision: BigInt(options.fromRevision ?? 0),
         ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
@@ -164,7 +221,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (event) out.push(event);
       }
     } catch (error) {
-      if (isStreamNotFound(error)) return [];
+      if (isStreamNotFound(error)) return null;
       throw error;
     }
     return out;
@@ -329,9 +386,9 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.closed) throw new Error('Event store is closed');
   }
 
-  /** An append of no events: only the expected revision is checked, nothing is written. */
-  private async checkOnly(streamId: string, expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    const current = await this.currentRevision(streamId);
+  /** An append of no events to the store's stream `name`: only the expected revision is checked. */
+  private async checkOnly(streamId: string, name: string, expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const current = await this.currentRevision(name);
     const matches =
       expectedRevision === 'any' ||
       (expectedRevision === 'no_stream' && current === 'no_stream') ||
@@ -340,15 +397,15 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextRevision: current === 'no_stream' ? -1 : current, position: await this.headPosition() };
   }
 
-  private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
-    const last = await this.lastEventOf(streamId);
+  private async currentRevision(name: string): Promise<number | 'no_stream'> {
+    const last = await this.lastEventOf(name);
     return last ? Number(last.revision) : 'no_stream';
   }
 
-  private async positionOfRevision(streamId: string, revision: bigint): Promise<number> {
+  private async positionOfRevision(name: string, revision: bigint): Promise<number> {
     try {
       const [resolved] = await collect(
-        this.client.readStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 }),
+        this.client.readStream(name, { direction: FORWARDS, fromRevision: revision, maxCount: 1 }),
       );
       const position = resolved ? positionOf(resolved) : undefined;
       if (position !== undefined) return Number(position.commit);
@@ -360,10 +417,10 @@ export class EventStoreDbEventStore implements EventStore {
     return this.headPosition();
   }
 
-  private async lastEventOf(streamId: string): Promise<AnyRecordedEvent | undefined> {
+  private async lastEventOf(name: string): Promise<AnyRecordedEvent | undefined> {
     try {
       const [resolved] = await collect(
-        this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+        this.client.readStream(name, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
       );
       return resolved?.event;
     } catch (error) {
@@ -444,7 +501,7 @@ function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
     schemaVersion,
     data: event.data,
     metadata,
-    streamId: event.streamId,
+    streamId: fromStoreStreamName(event.streamId),
     revision: Number(event.revision),
     // Stream reads carry positions on servers from 22.6 on; -1 marks an older server.
     position: position !== undefined ? Number(position.commit) : -1,
