@@ -123,6 +123,15 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       expect(result.position).toBe(read[1].position);
     });
 
+    it('tells which store it is, the same at every call, without writing an event of its own to $all', async () => {
+      const head = await store.headPosition();
+      const identity = await store.identity();
+      expect(identity.kind).toMatch(/^[a-z]+$/);
+      expect(identity.id).not.toBe('');
+      expect(await store.identity()).toEqual(identity);
+      expect(await store.headPosition()).toBe(head);
+    });
+
     it('reads an unknown stream as empty', async () => {
       expect(await store.readStream(stream())).toEqual([]);
     });

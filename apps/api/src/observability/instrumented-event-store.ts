@@ -39,6 +39,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
     readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),
+    identity: () => store.identity(),
     close: () => store.close(),
   };
 }

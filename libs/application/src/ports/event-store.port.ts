@@ -73,6 +73,17 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/**
+ * Which store an event store is. Its positions (checkpoints, dead letters) mean something in it
+ * alone: another file, cluster or emptied store has other events at the same numbers.
+ */
+export interface EventStoreIdentity {
+  /** The adapter: `sqlite` or `eventstoredb`. */
+  kind: string;
+  /** Made once, when the store first holds anything, and kept in it: every process reads the same. */
+  id: string;
+}
+
 export interface SubscribeOptions {
   /** Exclusive checkpoint: delivery starts with the first event after it. */
   after: number;
@@ -111,5 +122,7 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Position of the newest event, or START when the store is empty. */
   headPosition(): Promise<number>;
+  /** Which store this is (kept in the store itself, so a restored copy is the same store). */
+  identity(): Promise<EventStoreIdentity>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { EventStore, RecordedEvent, START, Subscription } from '../ports/event-s
 import { CollectionSpec, DeadLetter, DeadLetterKey, ReadModelStore, WriteOp } from '../ports/read-model.port';
 import { ReadScope, ReadYourWrites } from '../ports/read-your-writes.port';
 import { coalesce } from './coalesce';
+import { checkReadModelsSource } from './event-store-stamp';
 import { eventFilter, Projector } from './projector';
 
 export interface EngineLogger {
@@ -115,6 +116,8 @@ export class ProjectionEngine implements ReadYourWrites {
   }
 
   async start(): Promise<void> {
+    // Checkpoints of another event store are refused before anything subscribes from them.
+    await checkReadModelsSource(this.events, this.read, { stamp: true });
     const stored = await this.read.getCheckpoints();
     const head = await this.events.headPosition();
     // A projection that has never run (fresh read models, or one added since) replays the whole

@@ -49,6 +49,9 @@ class FlakyEventStore implements EventStore {
   async headPosition() {
     return this.events.length;
   }
+  async identity() {
+    return { kind: 'memory', id: 'flaky' };
+  }
   async close() {}
 
   subscribeToAll(options: SubscribeOptions): Subscription {

@@ -50,6 +50,7 @@ function spied(store: EventStore) {
     readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),
+    identity: () => store.identity(),
     close: () => store.close(),
   };
   return { store: spy, reads };

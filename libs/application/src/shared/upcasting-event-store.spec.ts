@@ -54,6 +54,7 @@ function fakeStore() {
       return { stop: async () => undefined };
     },
     headPosition: async () => 5,
+    identity: async () => ({ kind: 'memory', id: 'fake' }),
     close: async () => undefined,
   };
   return { store, appended, deliver: (events: RecordedEvent[]) => subscriber!.onEvents(events) };

@@ -2,6 +2,7 @@ import { EventSchemaRegistry, eventSchemas } from '@app/domain';
 import {
   AppendResult,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -68,6 +69,10 @@ export class UpcastingEventStore implements EventStore {
 
   headPosition(): Promise<number> {
     return this.inner.headPosition();
+  }
+
+  identity(): Promise<EventStoreIdentity> {
+    return this.inner.identity();
   }
 
   close(): Promise<void> {

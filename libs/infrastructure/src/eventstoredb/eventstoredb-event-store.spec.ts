@@ -249,4 +249,33 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       expect(await store.readStream('jobType-jt_1')).toEqual([]);
     });
   });
+
+  describe('identity', () => {
+    it('is one id kept in the store: made by the first to ask, read by every other client of the same store', async () => {
+      const identity = await store.identity();
+      expect(identity).toEqual({ kind: 'eventstoredb', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const beside = new EventStoreDbEventStore(client.asClient());
+      expect(await beside.identity()).toEqual(identity);
+      expect(client.log.filter((r) => r.streamId === 'storeIdentity-workspaceOperations')).toHaveLength(1);
+
+      const elsewhere = new EventStoreDbEventStore(new InMemoryEsdbClient().asClient());
+      expect((await elsewhere.identity()).id).not.toBe(identity.id);
+    });
+
+    it('agrees when two clients ask a new store at once', async () => {
+      const [a, b] = await Promise.all([store.identity(), new EventStoreDbEventStore(client.asClient()).identity()]);
+      expect(a).toEqual(b);
+    });
+
+    it('is not an event of the application: not in $all as the port reads it, nor its head, nor a stream to read', async () => {
+      await store.identity();
+      expect(await store.headPosition()).toBe(0);
+      expect(await store.readAll({ after: 0, maxCount: 10 })).toEqual([]);
+      expect(await store.readStream('storeIdentity-workspaceOperations')).toEqual([]);
+      const { position } = await store.appendToStream('thing-a', [event('thing.one')], {
+        expectedRevision: 'no_stream',
+      });
+      expect(await store.headPosition()).toBe(position);
+    });
+  });
 });

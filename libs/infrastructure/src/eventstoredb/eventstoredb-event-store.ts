@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ANY,
   AllStreamResolvedEvent,
@@ -24,6 +25,7 @@ import {
   AppendResult,
   EventMetadata,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -33,7 +35,13 @@ import {
   StreamAppend,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
-import { fromStoreStreamName, legacyStreamName, toStoreStreamName } from './stream-names';
+import {
+  STORE_IDENTITY_STREAM,
+  STORE_IDENTITY_TYPE,
+  fromStoreStreamName,
+  legacyStreamName,
+  toStoreStreamName,
+} from './stream-names';
 
 export interface EventStoreDbEventStoreOptions {
   /** Most events handed to one `onEvents` call of a subscription (and buffered client-side). */
@@ -80,6 +88,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly maxBatchSize: number;
   private readonly pageSize: number;
   private readonly subscriptions = new Set<Subscription>();
+  private storeId: Promise<string> | undefined;
   private closed = false;
 
   constructor(
@@ -301,6 +310,53 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
+   * The id kept in the stream `storeIdentity-workspaceOperations` (STORE_IDENTITY_STREAM): its
+   * first event, written by the first process to ask (the others' appends at `no_stream` fail
+   * and they read it). It is in the store, so it follows the store's data: a cluster that is
+   * moved or renamed keeps it, a new or emptied one gets another. Not a `$` stream, which only
+   * `$admins` may write by default (the service's user need not be one); the adapter keeps it out
+   * of what it reads of `$all`.
+   */
+  async identity(): Promise<EventStoreIdentity> {
+    this.assertOpen();
+    this.storeId ??= this.readOrMakeStoreId().catch((error: unknown) => {
+      this.storeId = undefined;
+      throw error;
+    });
+    return { kind: 'eventstoredb', id: await this.storeId };
+  }
+
+  private async readOrMakeStoreId(): Promise<string> {
+    const kept = await this.keptStoreId();
+    if (kept) return kept;
+    try {
+      await this.client.appendToStream(
+        STORE_IDENTITY_STREAM,
+        jsonEvent({ type: STORE_IDENTITY_TYPE, data: { id: randomUUID() } }),
+        { expectedRevision: NO_STREAM },
+      );
+    } catch (error) {
+      if (!isWrongExpectedVersion(error)) throw error;
+    }
+    const made = await this.keptStoreId();
+    if (!made) throw new Error(`No store id in ${STORE_IDENTITY_STREAM} after writing one`);
+    return made;
+  }
+
+  private async keptStoreId(): Promise<string | undefined> {
+    try {
+      const [first] = await collect(
+        this.client.readStream(STORE_IDENTITY_STREAM, { direction: FORWARDS, fromRevision: ESDB_START, maxCount: 1 }),
+      );
+      const id = (first?.event?.data as { id?: unknown } | undefined)?.id;
+      return typeof id === 'string' ? id : undefined;
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
    * A catch-up subscription to `$all` (ESDB: positions given to it are exclusive), filtered on
    * the server to non-system event types and on the client to non-`$` streams. Events already
    * buffered when one arrives are handed over with it as one batch; the next batch waits for
@@ -484,10 +540,18 @@ function comparePositions(a: Position, b: Position): number {
   return 0;
 }
 
-/** Not EventStoreDB's own: no `$` event type (system events, links) and no `$` stream. */
+/**
+ * Not EventStoreDB's own (no `$` event type: system events, links; no `$` stream) and not the
+ * adapter's own record of the store's identity.
+ */
 function isApplicationEvent(resolved: AnyResolvedEvent): boolean {
   const event = resolved.event;
-  return event !== undefined && !event.type.startsWith('$') && !event.streamId.startsWith('$');
+  return (
+    event !== undefined &&
+    !event.type.startsWith('$') &&
+    !event.streamId.startsWith('$') &&
+    event.streamId !== STORE_IDENTITY_STREAM
+  );
 }
 
 function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {

@@ -39,17 +39,21 @@ export const RENAMED_KINDS: readonly RenamedKind[] = DOMAIN_STREAM_KINDS.map((ki
   .map((prefix) => ({ domain: prefix, store: `${camelCase(prefix.slice(0, -1))}-` }))
   .sort((a, b) => b.domain.length - a.domain.length);
 
+/** The adapter's own stream: the store's identity (EventStoreDbEventStore.identity). */
+export const STORE_IDENTITY_STREAM = 'storeIdentity-workspaceOperations';
+export const STORE_IDENTITY_TYPE = 'store.identified';
+
 /**
  * The store's name of a domain stream, or null for a name the store cannot hold apart: one that
- * starts like a renamed kind's store name (`jobType-x` would read back as `job-type-x`). The
- * domain makes no such name.
+ * starts like a renamed kind's store name (`jobType-x` would read back as `job-type-x`), or the
+ * adapter's own stream. The domain makes no such name.
  */
 export function toStoreStreamName(streamId: string): string | null {
   for (const kind of RENAMED_KINDS) {
     if (streamId.startsWith(kind.domain)) return kind.store + streamId.slice(kind.domain.length);
   }
   for (const kind of RENAMED_KINDS) if (streamId.startsWith(kind.store)) return null;
-  return streamId;
+  return streamId === STORE_IDENTITY_STREAM ? null : streamId;
 }
 
 /** The domain's name of a stream as the store names it (names of other kinds pass unchanged). */

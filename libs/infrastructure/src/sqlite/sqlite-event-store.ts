@@ -5,6 +5,7 @@ import {
   AppendResult,
   EventMetadata,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -128,6 +129,7 @@ export class SqliteEventStore implements EventStore {
     readAll: StatementsByLimit<Database.Statement<[number], EventRow>>;
     head: Database.Statement<[], number | null>;
     at: Database.Statement<[number], EventRow>;
+    storeId: Database.Statement<[], string>;
   };
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -162,6 +164,7 @@ export class SqliteEventStore implements EventStore {
       ),
       head: this.db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
       at: this.db.prepare<[number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(),
+      storeId: this.db.prepare<[], string>('SELECT id FROM store').pluck(),
     };
   }
 
@@ -259,6 +262,11 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     return this.stmt.head.get() ?? 0;
+  }
+
+  /** The id made with the file (the writer's schema): a copy of the file is the same store. */
+  async identity(): Promise<EventStoreIdentity> {
+    return { kind: 'sqlite', id: this.stmt.storeId.get()! };
   }
 
   /**

@@ -64,6 +64,9 @@ class OneByOneStore implements EventStore {
   headPosition() {
     return this.inner.headPosition();
   }
+  identity() {
+    return this.inner.identity();
+  }
   close() {
     return this.inner.close();
   }
