@@ -119,7 +119,7 @@ describe('The read models record which event store their checkpoints belong to',
     const events = eventStore('events.db');
     const read = readModels();
     const engine = await project(events, read);
-    // Read models stamped by nobody (as those of a release before the stamp).
+    // Read models stamped by nobody (as those of an earlier release).
     await read.apply([{ op: 'delete', collection: 'projected_from', id: 'event_store' }], {});
     expect(await readModelsSource(read)).toBeNull();
     await new ProjectionMaintenance(engine, events, read).startRebuild('things').done;
@@ -127,7 +127,7 @@ describe('The read models record which event store their checkpoints belong to',
     await engine.stop();
   });
 
-  it('adopts read models projected before stamps existed: the store they start on is recorded', async () => {
+  it('adopts read models an earlier release projected without a stamp: the store they start on is recorded', async () => {
     const events = eventStore('events.db');
     const read = readModels();
     await (await project(events, read)).stop();

@@ -165,7 +165,7 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       expect(second.$correlationId).toBe('req_1');
     });
 
-    it('reads the port metadata back from the new keys and from the keys events were first written with', async () => {
+    it("reads the port metadata back from the store's keys and from correlationId / causationId", async () => {
       const written = event('thing.one');
       await store.appendToStream('thing-a', [written], { expectedRevision: 'no_stream' });
       const older = {
@@ -220,7 +220,7 @@ describe('EventStoreDbEventStore against the driver (an in-memory stand-in for t
       expect(seen).toEqual(streams);
     });
 
-    it('keeps appending to a stream written under the domain’s name before the renaming, and reads it', async () => {
+    it('keeps appending to a stream an earlier release wrote under the domain’s name, and reads it', async () => {
       const stream = jobTypeStream('jt_old');
       client.record(stream, 'job_type.created', { id: 'jt_old' }, { correlationId: 'c', schemaVersion: 1 });
       expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['job_type.created']);

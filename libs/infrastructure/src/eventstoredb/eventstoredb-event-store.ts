@@ -123,7 +123,7 @@ export class EventStoreDbEventStore implements EventStore {
       return await write(name);
     } catch (error) {
       // At a revision, a stream of a renamed kind not found under its store name may be one
-      // written before the renaming: it stays under the domain's name (see stream-names.ts).
+      // an earlier release wrote under the domain's name: it stays there (see stream-names.ts).
       const legacy = legacyStreamName(streamId);
       const notThere = error instanceof WrongExpectedRevisionError && error.actual === 'no_stream';
       if (legacy === null || legacy === name || !notThere) throw error;
@@ -133,7 +133,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * The store's name to write a stream under: its store name, unless it is of a renamed kind and
-   * was created before the renaming (then, at `no_stream` or `any`, it is looked for under the
+   * was created by an earlier release (then, at `no_stream` or `any`, it is looked for under the
    * domain's name: one read more per creation of such a stream; at a revision, the append tries
    * the store name first and the old one if that stream is not there).
    */
@@ -207,7 +207,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (name === null) return [];
     const events = await this.readStoreStream(name, options);
     if (events !== null) return events;
-    // A stream of a renamed kind written before the renaming (see stream-names.ts).
+    // A stream of a renamed kind that an earlier release wrote under the domain's name (stream-names.ts).
     const legacy = legacyStreamName(streamId);
     if (legacy === null || legacy === name) return [];
     return (await this.readStoreStream(legacy, options)) ?? [];

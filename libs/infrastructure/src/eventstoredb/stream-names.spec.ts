@@ -53,7 +53,7 @@ describe('EventStoreDB stream names', () => {
     expect(fromStoreStreamName('test-b6f1e0a4-3c1d')).toBe('test-b6f1e0a4-3c1d');
   });
 
-  it('reads a stream written under the domain’s name before the renaming as the same stream', () => {
+  it('reads a stream an earlier release wrote under the domain’s name as the same stream', () => {
     // Written before: `job-type-jt_1` in the store; read back, it is the domain's `job-type-jt_1`.
     expect(fromStoreStreamName('job-type-jt_1')).toBe('job-type-jt_1');
     expect(legacyStreamName('job-type-jt_1')).toBe('job-type-jt_1');

@@ -65,7 +65,7 @@ export function fromStoreStreamName(name: string): string {
 }
 
 /**
- * Where a stream of a renamed kind written before the renaming lives: under the domain's name
+ * Where a stream of a renamed kind written by an earlier release lives: under the domain's name
  * itself. Null for a stream whose kind was never renamed.
  */
 export function legacyStreamName(streamId: string): string | null {
