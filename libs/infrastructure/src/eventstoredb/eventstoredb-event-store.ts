@@ -574,9 +574,9 @@ function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
 
 /**
  * The port's metadata and the schema version from an event's metadata JSON. Correlation and
- * causation are read from the store's keys (`$correlationId`, `$causationId`) and, for events
- * written before the adapter used them, from `correlationId` / `causationId`. Events not written
- * by this adapter (no envelope in their metadata) get schema version 1.
+ * causation are read from the store's keys (`$correlationId`, `$causationId`) and, for events an
+ * earlier release wrote, from `correlationId` / `causationId`. Events not written by this adapter
+ * (no envelope in their metadata) get schema version 1.
  */
 function readMetadata(raw: unknown): EventMetadata & { schemaVersion: number } {
   if (raw !== null && typeof raw === 'object' && !(raw instanceof Uint8Array) && !Array.isArray(raw)) {
