@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { EngineLogger, ProjectionEngine, Projector } from '@app/application';
 import { EventStore, NewEvent, RecordedEvent, START, WrongExpectedRevisionError } from '@app/application/ports';
+import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /**
@@ -121,6 +123,15 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       expect(result.position).toBe(read[1].position);
     });
 
+    it('tells which store it is, the same at every call, without writing an event of its own to $all', async () => {
+      const head = await store.headPosition();
+      const identity = await store.identity();
+      expect(identity.kind).toMatch(/^[a-z]+$/);
+      expect(identity.id).not.toBe('');
+      expect(await store.identity()).toEqual(identity);
+      expect(await store.headPosition()).toBe(head);
+    });
+
     it('reads an unknown stream as empty', async () => {
       expect(await store.readStream(stream())).toEqual([]);
     });
@@ -187,6 +198,53 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       );
       expect(afterFirst.map((e) => e.type)).toEqual(['x.b', 'x.c']);
       expect(await store.headPosition()).toBeGreaterThanOrEqual(mine[2].position);
+    });
+
+    it('reads the event at each position it gave, and none at START', async () => {
+      const [a, b] = [stream(), stream()];
+      const before = await store.headPosition();
+      await store.appendToStream(a, [event('at.one'), event('at.two')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(b, [event('at.three')], { expectedRevision: 'no_stream' });
+      const mine = (await readAllFrom(store, before)).filter((e) => e.streamId === a || e.streamId === b);
+      expect(mine.map((e) => e.type)).toEqual(['at.one', 'at.two', 'at.three']);
+      for (const recorded of mine) expect(await store.readAt(recorded.position)).toEqual(recorded);
+      expect(await store.readAt(START)).toBeUndefined();
+    });
+
+    it('lets the projections retry a parked event: it is read again at its position and applied', async () => {
+      const poisonType = `poison.${randomUUID()}`;
+      let broken = true;
+      const parkedOnly: Projector = {
+        name: 'poisoned',
+        collections: [{ name: 'poisoned' }],
+        handles: [poisonType],
+        project: (recorded) => {
+          if (broken) throw new Error('not yet');
+          return [
+            { op: 'put', collection: 'poisoned', id: recorded.id, workspaceId: null, seq: recorded.position, doc: {} },
+          ];
+        },
+      };
+      const quiet: EngineLogger = { error: () => undefined, warn: () => undefined };
+      const read = new SqliteReadModelStore(':memory:');
+      const engine = new ProjectionEngine(store, read, [parkedOnly], quiet);
+      try {
+        await engine.start();
+        const poison = event(poisonType);
+        const { position } = await store.appendToStream(stream(), [event(), poison], { expectedRevision: 'no_stream' });
+        expect(await withTimeout(engine.waitFor(position, {}, 10_000), 11_000)).toBe(true);
+        expect(await engine.listDeadLetters()).toMatchObject([{ eventId: poison.id, position }]);
+
+        broken = false;
+        expect(await engine.retryDeadLetter({ projection: 'poisoned', position })).toMatchObject({
+          outcome: 'applied',
+        });
+        expect(await read.get('poisoned', poison.id)).not.toBeNull();
+        expect(await engine.listDeadLetters()).toEqual([]);
+      } finally {
+        await engine.stop();
+        await read.close();
+      }
     });
 
     /**

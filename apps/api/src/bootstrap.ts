@@ -44,7 +44,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   registerHttpPipeline(app, bounds);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
-  await app.init();
+  // A start refused on the way (read models of another event store, say) lets go of what it opened:
+  // the stores, their threads and DATA_DIR's projector lock.
+  await app.init().catch(async (error: unknown) => {
+    await app.close().catch(() => undefined);
+    throw error;
+  });
   publishOpenApi(app);
   return app;
 }

@@ -11,6 +11,7 @@ export * from './shared/own-field';
 export * from './shared/drop-oldest';
 export * from './projections/projector';
 export * from './projections/projection-engine';
+export * from './projections/event-store-stamp';
 export * from './workspaces/api-key-authenticator';
 export * from './workspaces/workspace.projector';
 export * from './workspaces/create-workspace/create-workspace.command';

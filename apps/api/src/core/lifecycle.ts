@@ -2,7 +2,9 @@ import { Inject, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@
 import {
   ALL_PROJECTORS,
   CheckpointPoller,
+  checkReadModelsSource,
   EVENT_STORE,
+  EventStoreMismatchError,
   EventSourcedRepository,
   EventStore,
   PersonalDataVault,
@@ -19,7 +21,7 @@ import {
   SubjectKeyStore,
 } from '@app/application';
 import { acquireProjectorLock } from '../adapters';
-import type { AppConfig } from '../config';
+import { type AppConfig, ConfigError } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { waitAtMost } from '../wait-at-most';
 
@@ -29,12 +31,18 @@ const COMMANDS_GRACE_MS = 10_000;
 const CATCH_UP_AT_START_MS = 120_000;
 const RECONCILE_EVERY_MS = 10_000;
 
+/** Read models of another event store are the operator's configuration to fix: said at start, exit code 2. */
+const asConfigError = (error: unknown): never => {
+  throw error instanceof EventStoreMismatchError ? new ConfigError(error.message) : error;
+};
+
 /**
  * The service's life around its requests, in three steps NestJS's hooks call:
  *
  * - start (before the first request): a replica prepares its read-model collections; the projector
  *   takes DATA_DIR's projector lock, drops what an interrupted rebuild left, starts the projections
- *   and waits for them to catch up, then sweeps half-done slot writes every 10 s;
+ *   and waits for them to catch up, then sweeps half-done slot writes every 10 s. Both refuse read
+ *   models projected from another event store (a ConfigError: exit code 2);
  * - drain (after the server has closed): the sweeps stop and the commands under way end;
  * - stop: the projections stop after their batch, then the stores close and the lock is let go.
  *
@@ -81,6 +89,8 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     if (this.config.projections === 'external') {
       // The projector worker owns the read models; this process only reads them.
       await this.read.init(ALL_PROJECTORS.flatMap((p) => p.collections));
+      // Its waits compare this store's positions with the checkpoints: they must be this store's.
+      await checkReadModelsSource(this.events, this.read, { stamp: false }).catch(asConfigError);
       return;
     }
     // One projector per DATA_DIR: before anything here writes the read models.
@@ -91,7 +101,7 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
         `Dropped ${leftover}: what a rebuild or verification interrupted by a stop left behind (run it again)`,
       );
     }
-    await this.engine.start();
+    await this.engine.start().catch(asConfigError);
     // Serve nothing stale after a restart: the read models first catch up with the store.
     const head = await this.events.headPosition();
     if (!(await this.engine.waitFor(head, {}, CATCH_UP_AT_START_MS)))

@@ -36,8 +36,10 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
     atomicMultiStream: store.atomicMultiStream,
     readStream: (streamId, options) => store.readStream(streamId, options),
     readAll: (options) => store.readAll(options),
+    readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),
+    identity: () => store.identity(),
     close: () => store.close(),
   };
 }

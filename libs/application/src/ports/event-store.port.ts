@@ -7,7 +7,9 @@ import { Actor } from '@app/domain';
  * Streams hold one aggregate each; revisions count from 0 within a stream. Positions order
  * every event of the store ($all); they only grow, but need not be dense (EventStoreDB's are
  * log offsets). Every "after" below is exclusive: `after: p` yields events whose position > p,
- * and `START` (0) yields everything.
+ * and `START` (0) yields everything. A position given to the store is START or one the store gave
+ * (an event's, a checkpoint): never computed. EventStoreDB refuses to read from an offset where
+ * no record starts, so `p - 1` is not "just before p" there; `readAt(p)` is how to read event p.
  */
 export const EVENT_STORE = Symbol('EventStore');
 export const START = 0;
@@ -71,6 +73,17 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/**
+ * Which store an event store is. Its positions (checkpoints, dead letters) mean something in it
+ * alone: another file, cluster or emptied store has other events at the same numbers.
+ */
+export interface EventStoreIdentity {
+  /** The adapter: `sqlite` or `eventstoredb`. */
+  kind: string;
+  /** Made once, when the store first holds anything, and kept in it: every process reads the same. */
+  id: string;
+}
+
 export interface SubscribeOptions {
   /** Exclusive checkpoint: delivery starts with the first event after it. */
   after: number;
@@ -103,9 +116,13 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** Events of every stream in position order. */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
+  /** The event recorded at exactly `position` (one the store gave), or undefined when none is. */
+  readAt(position: number): Promise<RecordedEvent | undefined>;
   /** Catch-up from `after`, then live, until stopped. */
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Position of the newest event, or START when the store is empty. */
   headPosition(): Promise<number>;
+  /** Which store this is (kept in the store itself, so a restored copy is the same store). */
+  identity(): Promise<EventStoreIdentity>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqli
 import { NewEvent } from '../ports/event-store.port';
 import { ReadModelStore, StoredDocument } from '../ports/read-model.port';
 import { ALL_PROJECTORS } from './all-projectors';
+import { STAMP_COLLECTION } from './event-store-stamp';
 import { given } from '../shared/handler.spec-helper';
 import { ProjectionEngine } from './projection-engine';
 
@@ -90,9 +91,10 @@ describe('ProjectionEngine catching up from the start of history (embedded SQLit
     }
     const head = await events.headPosition();
 
-    // The reference: every event's writes applied on their own, in order.
+    // The reference: every event's writes applied on their own, in order (beside the record of
+    // the event store, which the engine keeps with the read models).
     const reference = new SqliteReadModelStore(join(dir, 'reference.db'));
-    await reference.init(ALL_PROJECTORS.flatMap((p) => p.collections));
+    await reference.init([...ALL_PROJECTORS.flatMap((p) => p.collections), STAMP_COLLECTION]);
     for (const recorded of await events.readAll({ after: 0, maxCount: 10_000 })) {
       for (const projector of ALL_PROJECTORS) await reference.apply(projector.project(recorded), {});
     }

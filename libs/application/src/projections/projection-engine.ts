@@ -2,6 +2,7 @@ import { EventStore, RecordedEvent, START, Subscription } from '../ports/event-s
 import { CollectionSpec, DeadLetter, DeadLetterKey, ReadModelStore, WriteOp } from '../ports/read-model.port';
 import { ReadScope, ReadYourWrites } from '../ports/read-your-writes.port';
 import { coalesce } from './coalesce';
+import { checkReadModelsSource } from './event-store-stamp';
 import { eventFilter, Projector } from './projector';
 
 export interface EngineLogger {
@@ -115,6 +116,8 @@ export class ProjectionEngine implements ReadYourWrites {
   }
 
   async start(): Promise<void> {
+    // Checkpoints of another event store are refused before anything subscribes from them.
+    await checkReadModelsSource(this.events, this.read, { stamp: true });
     const stored = await this.read.getCheckpoints();
     const head = await this.events.headPosition();
     // A projection that has never run (fresh read models, or one added since) replays the whole
@@ -461,9 +464,9 @@ export class ProjectionEngine implements ReadYourWrites {
     return letter;
   }
 
-  /** The parked event, by position (one read), else from its stream by id. */
+  /** The parked event, at its position (one read), else from its stream by id. */
   private async readEvent(letter: DeadLetter): Promise<RecordedEvent> {
-    const [atPosition] = await this.events.readAll({ after: letter.position - 1, maxCount: 1 });
+    const atPosition = await this.events.readAt(letter.position);
     if (atPosition?.id === letter.eventId) return atPosition;
     const found = (await this.events.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
     if (!found)

@@ -43,8 +43,14 @@ class FlakyEventStore implements EventStore {
   async readAll({ after, maxCount }: { after: number; maxCount: number }) {
     return this.events.filter((e) => e.position > after).slice(0, maxCount);
   }
+  async readAt(position: number) {
+    return this.events.find((e) => e.position === position);
+  }
   async headPosition() {
     return this.events.length;
+  }
+  async identity() {
+    return { kind: 'memory', id: 'flaky' };
   }
   async close() {}
 

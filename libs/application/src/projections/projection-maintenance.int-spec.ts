@@ -57,6 +57,10 @@ class SparseEventStore {
     return this.events.length * 100;
   }
 
+  async identity() {
+    return { kind: 'memory', id: 'sparse' };
+  }
+
   subscribeToAll(options: SubscribeOptions) {
     const subscriber = { ...options, busy: Promise.resolve() };
     this.subscribers.add(subscriber);

@@ -4,6 +4,7 @@ import { EventStore, START } from '../ports/event-store.port';
 import { CollectionSpec, ReadModelStore, StoredDocument, WriteOp } from '../ports/read-model.port';
 import { ProjectionEngine, ProjectorOnlyError } from './projection-engine';
 import { coalesce } from './coalesce';
+import { stampOf } from './event-store-stamp';
 import { eventFilter, Projector } from './projector';
 
 export interface RebuildProgress {
@@ -275,6 +276,7 @@ export class ProjectionMaintenance {
       this.engine.checkpointOf(projector.name),
     );
     // ...then close the last gap and switch, with live application paused.
+    const replayed = await this.events.identity();
     await this.engine.exclusive(async () => {
       const target = this.engine.checkpointOf(projector.name);
       position = await this.replay(projector, shadow, position, target, onBatch);
@@ -283,6 +285,8 @@ export class ProjectionMaintenance {
         { [projector.name]: target },
         [shadow.checkpoint],
       );
+      // The read models hold what this store's events made: they are stamped with it.
+      await this.read.apply([stampOf(replayed)], {});
     });
   }
 

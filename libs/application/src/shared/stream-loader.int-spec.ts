@@ -47,8 +47,10 @@ function spied(store: EventStore) {
       return store.readStream(streamId, options);
     },
     readAll: (options) => store.readAll(options),
+    readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),
+    identity: () => store.identity(),
     close: () => store.close(),
   };
   return { store: spy, reads };

@@ -48,11 +48,13 @@ function fakeStore() {
     atomicMultiStream: true,
     readStream: async () => history.slice(),
     readAll: async () => history.slice(),
+    readAt: async (position) => history.find((e) => e.position === position),
     subscribeToAll: (options) => {
       subscriber = options;
       return { stop: async () => undefined };
     },
     headPosition: async () => 5,
+    identity: async () => ({ kind: 'memory', id: 'fake' }),
     close: async () => undefined,
   };
   return { store, appended, deliver: (events: RecordedEvent[]) => subscriber!.onEvents(events) };
@@ -86,6 +88,13 @@ describe('UpcastingEventStore', () => {
       expect(read[0]).toBe(history[0]); // current events are not copied
     }
     expect(history[1].data).toEqual({ name: 'Old' });
+  });
+
+  it('hands out the event read at a position in its current shape', async () => {
+    const { store } = setup();
+    expect(await store.readAt(2)).toMatchObject(current[1]);
+    expect(await store.readAt(1)).toBe(history[0]);
+    expect(await store.readAt(9)).toBeUndefined();
   });
 
   it('upcasts what a subscription delivers', async () => {

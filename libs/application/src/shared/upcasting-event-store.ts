@@ -2,6 +2,7 @@ import { EventSchemaRegistry, eventSchemas } from '@app/domain';
 import {
   AppendResult,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -57,12 +58,21 @@ export class UpcastingEventStore implements EventStore {
     return this.upcastAll(await this.inner.readAll(options));
   }
 
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    const event = await this.inner.readAt(position);
+    return event && this.upcastAll([event])[0];
+  }
+
   subscribeToAll(options: SubscribeOptions): Subscription {
     return this.inner.subscribeToAll({ ...options, onEvents: (events) => options.onEvents(this.upcastAll(events)) });
   }
 
   headPosition(): Promise<number> {
     return this.inner.headPosition();
+  }
+
+  identity(): Promise<EventStoreIdentity> {
+    return this.inner.identity();
   }
 
   close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ANY,
   AllStreamResolvedEvent,
@@ -24,6 +25,7 @@ import {
   AppendResult,
   EventMetadata,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -33,6 +35,13 @@ import {
   StreamAppend,
   WrongExpectedRevisionError,
 } from '@app/application/ports';
+import {
+  STORE_IDENTITY_STREAM,
+  STORE_IDENTITY_TYPE,
+  fromStoreStreamName,
+  legacyStreamName,
+  toStoreStreamName,
+} from './stream-names';
 
 export interface EventStoreDbEventStoreOptions {
   /** Most events handed to one `onEvents` call of a subscription (and buffered client-side). */
@@ -41,8 +50,17 @@ export interface EventStoreDbEventStoreOptions {
   pageSize?: number;
 }
 
-/** What the adapter writes into an event's metadata JSON: the port's metadata plus the schema version. */
-type StoredMetadata = EventMetadata & { schemaVersion: number };
+/**
+ * What the adapter writes into an event's metadata JSON: the port's metadata and the schema
+ * version, with correlation and causation under EventStoreDB's own keys (`$correlationId`,
+ * `$causationId`), the ones its `$by_correlation_id` projection and its UI read. `$causationId` is
+ * left out when nothing caused the event.
+ */
+type StoredMetadata = Omit<EventMetadata, 'correlationId' | 'causationId'> & {
+  $correlationId: string;
+  $causationId?: string;
+  schemaVersion: number;
+};
 
 type AnyResolvedEvent = ResolvedEvent | AllStreamResolvedEvent;
 type AnyRecordedEvent = NonNullable<AnyResolvedEvent['event']>;
@@ -51,7 +69,8 @@ type AnyRecordedEvent = NonNullable<AnyResolvedEvent['event']>;
  * The event store port on EventStoreDB / KurrentDB (gRPC client `@eventstore/db-client` v6).
  *
  * Mapping:
- * - one port stream = one ESDB stream; revisions are ESDB stream revisions (bigint → number);
+ * - one port stream = one ESDB stream, named the store's way (stream-names.ts: one `$ce-`
+ *   category per kind); revisions are ESDB stream revisions (bigint → number);
  * - an event's port `id` is its ESDB event id (so it must be a UUID), which is what makes an
  *   append retried with the same ids and expected revision idempotent on the server;
  * - `schemaVersion` and the port's `EventMetadata` travel together in the event's metadata JSON;
@@ -69,6 +88,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly maxBatchSize: number;
   private readonly pageSize: number;
   private readonly subscriptions = new Set<Subscription>();
+  private storeId: Promise<string> | undefined;
   private closed = false;
 
   constructor(
@@ -94,11 +114,51 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<AppendResult> {
     this.assertOpen();
     const { expectedRevision } = options;
-    if (events.length === 0) return this.checkOnly(streamId, expectedRevision);
+    const name = await this.streamToWrite(streamId, expectedRevision);
+    const write = (to: string) =>
+      events.length === 0
+        ? this.checkOnly(streamId, to, expectedRevision)
+        : this.appendTo(streamId, to, events, expectedRevision);
+    try {
+      return await write(name);
+    } catch (error) {
+      // At a revision, a stream of a renamed kind not found under its store name may be one
+      // an earlier release wrote under the domain's name: it stays there (see stream-names.ts).
+      const legacy = legacyStreamName(streamId);
+      const notThere = error instanceof WrongExpectedRevisionError && error.actual === 'no_stream';
+      if (legacy === null || legacy === name || !notThere) throw error;
+      return write(legacy);
+    }
+  }
 
+  /**
+   * The store's name to write a stream under: its store name, unless it is of a renamed kind and
+   * was created by an earlier release (then, at `no_stream` or `any`, it is looked for under the
+   * domain's name: one read more per creation of such a stream; at a revision, the append tries
+   * the store name first and the old one if that stream is not there).
+   */
+  private async streamToWrite(streamId: string, expectedRevision: ExpectedRevision): Promise<string> {
+    const name = toStoreStreamName(streamId);
+    if (name === null) {
+      throw new RangeError(
+        `Stream name ${streamId} is not the domain's: in EventStoreDB it would read back as another`,
+      );
+    }
+    const legacy = legacyStreamName(streamId);
+    if (legacy === null || typeof expectedRevision === 'number') return name;
+    return (await this.lastEventOf(legacy)) ? legacy : name;
+  }
+
+  /** Appends to the store's stream `name`; errors name the domain's `streamId`. */
+  private async appendTo(
+    streamId: string,
+    name: string,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     let result;
     try {
-      result = await this.client.appendToStream(streamId, events.map(toEventData), {
+      result = await this.client.appendToStream(name, events.map(toEventData), {
         expectedRevision: toEsdbExpectedRevision(expectedRevision),
       });
     } catch (error) {
@@ -109,7 +169,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
     // Only reachable when the connection string sets throwOnAppendFailure=false.
     if (!result.success) {
-      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(streamId));
+      throw new WrongExpectedRevisionError(streamId, expectedRevision, await this.currentRevision(name));
     }
 
     const nextRevision = Number(result.nextExpectedRevision);
@@ -118,7 +178,7 @@ export class EventStoreDbEventStore implements EventStore {
     const position =
       result.position !== undefined
         ? Number(result.position.commit)
-        : await this.positionOfRevision(streamId, result.nextExpectedRevision);
+        : await this.positionOfRevision(name, result.nextExpectedRevision);
     return { nextRevision, position };
   }
 
@@ -143,9 +203,24 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<RecordedEvent[]> {
     this.assertOpen();
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
+    const name = toStoreStreamName(streamId);
+    if (name === null) return [];
+    const events = await this.readStoreStream(name, options);
+    if (events !== null) return events;
+    // A stream of a renamed kind that an earlier release wrote under the domain's name (stream-names.ts).
+    const legacy = legacyStreamName(streamId);
+    if (legacy === null || legacy === name) return [];
+    return (await this.readStoreStream(legacy, options)) ?? [];
+  }
+
+  /** The events of the store's stream `name`, or null when it does not exist. */
+  private async readStoreStream(
+    name: string,
+    options: { fromRevision?: number; maxCount?: number },
+  ): Promise<RecordedEvent[] | null> {
     const out: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(streamId, {
+      const read = this.client.readStream(name, {
         direction: FORWARDS,
         fromRevision: BigInt(options.fromRevision ?? 0),
         ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
@@ -155,7 +230,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (event) out.push(event);
       }
     } catch (error) {
-      if (isStreamNotFound(error)) return [];
+      if (isStreamNotFound(error)) return null;
       throw error;
     }
     return out;
@@ -196,6 +271,22 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * One forward read of `$all` from the event's own position, which ESDB includes. That position
+   * is where the event's record starts (commit = prepare, see above), so the server accepts it;
+   * `position - 1` lies inside the record before and is refused with `InvalidPosition`.
+   */
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(position) || position < START) return undefined;
+    const [resolved] = await collect(
+      this.client.readAll({ direction: FORWARDS, fromPosition: toReadPosition(position), maxCount: 1 }),
+    );
+    if (!resolved || !isApplicationEvent(resolved)) return undefined;
+    const event = toRecorded(resolved);
+    return event?.position === position ? event : undefined;
+  }
+
   /** The commit position of the newest application event (see `readAll`), or START. */
   async headPosition(): Promise<number> {
     this.assertOpen();
@@ -215,6 +306,53 @@ export class EventStoreDbEventStore implements EventStore {
       }
       if (page.length < pageSize || !progressed || cursor === undefined) return START;
       from = cursor;
+    }
+  }
+
+  /**
+   * The id kept in the stream `storeIdentity-workspaceOperations` (STORE_IDENTITY_STREAM): its
+   * first event, written by the first process to ask (the others' appends at `no_stream` fail
+   * and they read it). It is in the store, so it follows the store's data: a cluster that is
+   * moved or renamed keeps it, a new or emptied one gets another. Not a `$` stream, which only
+   * `$admins` may write by default (the service's user need not be one); the adapter keeps it out
+   * of what it reads of `$all`.
+   */
+  async identity(): Promise<EventStoreIdentity> {
+    this.assertOpen();
+    this.storeId ??= this.readOrMakeStoreId().catch((error: unknown) => {
+      this.storeId = undefined;
+      throw error;
+    });
+    return { kind: 'eventstoredb', id: await this.storeId };
+  }
+
+  private async readOrMakeStoreId(): Promise<string> {
+    const kept = await this.keptStoreId();
+    if (kept) return kept;
+    try {
+      await this.client.appendToStream(
+        STORE_IDENTITY_STREAM,
+        jsonEvent({ type: STORE_IDENTITY_TYPE, data: { id: randomUUID() } }),
+        { expectedRevision: NO_STREAM },
+      );
+    } catch (error) {
+      if (!isWrongExpectedVersion(error)) throw error;
+    }
+    const made = await this.keptStoreId();
+    if (!made) throw new Error(`No store id in ${STORE_IDENTITY_STREAM} after writing one`);
+    return made;
+  }
+
+  private async keptStoreId(): Promise<string | undefined> {
+    try {
+      const [first] = await collect(
+        this.client.readStream(STORE_IDENTITY_STREAM, { direction: FORWARDS, fromRevision: ESDB_START, maxCount: 1 }),
+      );
+      const id = (first?.event?.data as { id?: unknown } | undefined)?.id;
+      return typeof id === 'string' ? id : undefined;
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
     }
   }
 
@@ -271,9 +409,14 @@ export class EventStoreDbEventStore implements EventStore {
       }
     };
 
-    const running = run().catch((error: unknown) => {
-      if (!stopped) options.onError?.(error);
-    });
+    // However it ends (an error, the server ending the stream, a close, a stop), a subscription
+    // whose loop has finished is dead: the adapter forgets it, or every resubscription after a
+    // failure would leave one more behind for close() to stop.
+    const running = run()
+      .catch((error: unknown) => {
+        if (!stopped) options.onError?.(error);
+      })
+      .finally(() => this.subscriptions.delete(subscription));
     const subscription: Subscription = {
       stop: async () => {
         if (!stopped) {
@@ -299,9 +442,9 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.closed) throw new Error('Event store is closed');
   }
 
-  /** An append of no events: only the expected revision is checked, nothing is written. */
-  private async checkOnly(streamId: string, expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    const current = await this.currentRevision(streamId);
+  /** An append of no events to the store's stream `name`: only the expected revision is checked. */
+  private async checkOnly(streamId: string, name: string, expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const current = await this.currentRevision(name);
     const matches =
       expectedRevision === 'any' ||
       (expectedRevision === 'no_stream' && current === 'no_stream') ||
@@ -310,15 +453,15 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextRevision: current === 'no_stream' ? -1 : current, position: await this.headPosition() };
   }
 
-  private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
-    const last = await this.lastEventOf(streamId);
+  private async currentRevision(name: string): Promise<number | 'no_stream'> {
+    const last = await this.lastEventOf(name);
     return last ? Number(last.revision) : 'no_stream';
   }
 
-  private async positionOfRevision(streamId: string, revision: bigint): Promise<number> {
+  private async positionOfRevision(name: string, revision: bigint): Promise<number> {
     try {
       const [resolved] = await collect(
-        this.client.readStream(streamId, { direction: FORWARDS, fromRevision: revision, maxCount: 1 }),
+        this.client.readStream(name, { direction: FORWARDS, fromRevision: revision, maxCount: 1 }),
       );
       const position = resolved ? positionOf(resolved) : undefined;
       if (position !== undefined) return Number(position.commit);
@@ -330,10 +473,10 @@ export class EventStoreDbEventStore implements EventStore {
     return this.headPosition();
   }
 
-  private async lastEventOf(streamId: string): Promise<AnyRecordedEvent | undefined> {
+  private async lastEventOf(name: string): Promise<AnyRecordedEvent | undefined> {
     try {
       const [resolved] = await collect(
-        this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+        this.client.readStream(name, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
       );
       return resolved?.event;
     } catch (error) {
@@ -344,7 +487,13 @@ export class EventStoreDbEventStore implements EventStore {
 }
 
 function toEventData(event: NewEvent): EventData {
-  const metadata: StoredMetadata = { ...event.metadata, schemaVersion: event.schemaVersion };
+  const { correlationId, causationId, ...rest } = event.metadata;
+  const metadata: StoredMetadata = {
+    ...rest,
+    $correlationId: correlationId,
+    ...(causationId !== null ? { $causationId: causationId } : {}),
+    schemaVersion: event.schemaVersion,
+  };
   return jsonEvent({
     id: event.id,
     type: event.type,
@@ -366,10 +515,14 @@ function fromCurrentRevision(current: bigint | typeof NO_STREAM | undefined): nu
   return typeof current === 'bigint' ? Number(current) : 'no_stream';
 }
 
-/** `after` (exclusive in the port) as an ESDB position; START means the beginning of the log. */
-function toReadPosition(after: number): ReadPosition {
-  if (after <= START) return ESDB_START;
-  const at = BigInt(after);
+/**
+ * A position the store gave (an event's commit = prepare position, see the class) as the driver's
+ * `Position`; START is the beginning of the log. Valid only for such positions: the server refuses
+ * a read from an offset where no record starts.
+ */
+function toReadPosition(position: number): ReadPosition {
+  if (position <= START) return ESDB_START;
+  const at = BigInt(position);
   return { commit: at, prepare: at };
 }
 
@@ -387,10 +540,18 @@ function comparePositions(a: Position, b: Position): number {
   return 0;
 }
 
-/** Not EventStoreDB's own: no `$` event type (system events, links) and no `$` stream. */
+/**
+ * Not EventStoreDB's own (no `$` event type: system events, links; no `$` stream) and not the
+ * adapter's own record of the store's identity.
+ */
 function isApplicationEvent(resolved: AnyResolvedEvent): boolean {
   const event = resolved.event;
-  return event !== undefined && !event.type.startsWith('$') && !event.streamId.startsWith('$');
+  return (
+    event !== undefined &&
+    !event.type.startsWith('$') &&
+    !event.streamId.startsWith('$') &&
+    event.streamId !== STORE_IDENTITY_STREAM
+  );
 }
 
 function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
@@ -404,23 +565,33 @@ function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
     schemaVersion,
     data: event.data,
     metadata,
-    streamId: event.streamId,
+    streamId: fromStoreStreamName(event.streamId),
     revision: Number(event.revision),
     // Stream reads carry positions on servers from 22.6 on; -1 marks an older server.
     position: position !== undefined ? Number(position.commit) : -1,
   };
 }
 
-/** Events not written by this adapter (no envelope in their metadata) get schema version 1. */
-function readMetadata(raw: unknown): StoredMetadata {
+/**
+ * The port's metadata and the schema version from an event's metadata JSON. Correlation and
+ * causation are read from the store's keys (`$correlationId`, `$causationId`) and, for events an
+ * earlier release wrote, from `correlationId` / `causationId`. Events not written by this adapter
+ * (no envelope in their metadata) get schema version 1.
+ */
+function readMetadata(raw: unknown): EventMetadata & { schemaVersion: number } {
   if (raw !== null && typeof raw === 'object' && !(raw instanceof Uint8Array) && !Array.isArray(raw)) {
-    const { schemaVersion, ...rest } = raw as Record<string, unknown>;
+    const { schemaVersion, $correlationId, $causationId, correlationId, causationId, ...rest } = raw as Record<
+      string,
+      unknown
+    >;
     return {
-      ...(rest as unknown as EventMetadata),
+      ...(rest as Omit<EventMetadata, 'correlationId' | 'causationId'>),
+      correlationId: ($correlationId ?? correlationId) as string,
+      causationId: (($causationId ?? causationId) as string | undefined) ?? null,
       schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : 1,
     };
   }
-  return { schemaVersion: 1 } as StoredMetadata;
+  return { schemaVersion: 1 } as EventMetadata & { schemaVersion: number };
 }
 
 function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {

@@ -11,6 +11,7 @@
  */
 const Database = require('./sqlite-driver');
 const { isMainThread, workerData } = require('node:worker_threads');
+const { randomUUID } = require('node:crypto');
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -24,6 +25,8 @@ const SCHEMA = `
     metadata       TEXT    NOT NULL,
     UNIQUE (stream_id, revision)
   );
+  -- Which store this is (EventStoreIdentity): one row, made with the file.
+  CREATE TABLE IF NOT EXISTS store (id TEXT NOT NULL);
 `;
 
 function openWriter(file) {
@@ -44,6 +47,8 @@ function openWriter(file) {
   // the OS keeps cached anyway.
   db.pragma('cache_size = -4000');
   db.exec(SCHEMA);
+  // One statement: of processes opening a new file together, one inserts and the others find it.
+  db.prepare('INSERT INTO store (id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM store)').run(randomUUID());
   const lastRevision = db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?');
   const byEventId = db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?');
   const head = db.prepare('SELECT max(position) AS position FROM events');

@@ -235,3 +235,31 @@ describe('SqliteEventStore subscriptions', () => {
     expect(seen.map((e) => e.streamId)).toEqual(['s-1', 's-2']);
   });
 });
+
+describe('SqliteEventStore identity', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'es-identity-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is made with the file and kept in it: every process that opens the file reads the same, another file has another', async () => {
+    const file = join(dir, 'events.db');
+    const [a, b] = [new SqliteEventStore(file), new SqliteEventStore(file, { writer: 'inline' })];
+    const other = new SqliteEventStore(join(dir, 'other.db'));
+    try {
+      const identity = await a.identity();
+      expect(identity).toEqual({ kind: 'sqlite', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(await b.identity()).toEqual(identity);
+      expect((await other.identity()).id).not.toBe(identity.id);
+      await a.close();
+      const reopened = new SqliteEventStore(file);
+      expect(await reopened.identity()).toEqual(identity);
+      await reopened.close();
+    } finally {
+      await a.close();
+      await b.close();
+      await other.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import {
   AppendResult,
   EventMetadata,
   EventStore,
+  EventStoreIdentity,
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
@@ -127,6 +128,8 @@ export class SqliteEventStore implements EventStore {
     readStream: StatementsByLimit<Database.Statement<[string, number], EventRow>>;
     readAll: StatementsByLimit<Database.Statement<[number], EventRow>>;
     head: Database.Statement<[], number | null>;
+    at: Database.Statement<[number], EventRow>;
+    storeId: Database.Statement<[], string>;
   };
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -160,6 +163,8 @@ export class SqliteEventStore implements EventStore {
           .raw(),
       ),
       head: this.db.prepare<[], number | null>('SELECT max(position) FROM events').pluck(),
+      at: this.db.prepare<[number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(),
+      storeId: this.db.prepare<[], string>('SELECT id FROM store').pluck(),
     };
   }
 
@@ -246,12 +251,22 @@ export class SqliteEventStore implements EventStore {
     return this.readAllSync(options.after, options.maxCount);
   }
 
+  async readAt(position: number): Promise<RecordedEvent | undefined> {
+    const row = this.stmt.at.get(position);
+    return row && toRecorded(row);
+  }
+
   private readAllSync(after: number, maxCount: number): RecordedEvent[] {
     return this.stmt.readAll.get(maxCount).all(after).map(toRecorded);
   }
 
   async headPosition(): Promise<number> {
     return this.stmt.head.get() ?? 0;
+  }
+
+  /** The id made with the file (the writer's schema): a copy of the file is the same store. */
+  async identity(): Promise<EventStoreIdentity> {
+    return { kind: 'sqlite', id: this.stmt.storeId.get()! };
   }
 
   /**

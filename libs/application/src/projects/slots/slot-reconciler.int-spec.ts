@@ -55,11 +55,17 @@ class OneByOneStore implements EventStore {
   readAll(...args: Parameters<EventStore['readAll']>) {
     return this.inner.readAll(...args);
   }
+  readAt(...args: Parameters<EventStore['readAt']>) {
+    return this.inner.readAt(...args);
+  }
   subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
     return this.inner.subscribeToAll(...args);
   }
   headPosition() {
     return this.inner.headPosition();
+  }
+  identity() {
+    return this.inner.identity();
   }
   close() {
     return this.inner.close();
