@@ -1,4 +1,4 @@
-import { MongoWebhookQueue } from '@app/infrastructure/mongodb';
+import { MongoConnection, MongoWebhookQueue } from '@app/infrastructure/mongodb';
 import { dropDatabase, freshDbName, onMongoDb } from './mongodb-server';
 import { webhookQueueContract } from './webhook-queue.contract';
 
@@ -6,10 +6,11 @@ import { webhookQueueContract } from './webhook-queue.contract';
 onMongoDb('WebhookQueue contract', (url) => {
   webhookQueueContract('mongodb', async () => {
     const dbName = freshDbName();
-    const queue = await MongoWebhookQueue.connect(url, dbName);
+    const open = async () => MongoWebhookQueue.connect(await MongoConnection.open(url, { databaseName: dbName }));
+    const queue = await open();
     return {
       queue,
-      openSecond: () => MongoWebhookQueue.connect(url, dbName),
+      openSecond: open,
       close: async () => {
         await queue.close();
         await dropDatabase(url, dbName);

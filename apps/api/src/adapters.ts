@@ -26,9 +26,9 @@ import {
   SqliteWebhookQueue,
 } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
+import type { MongoConnection } from '@app/infrastructure/mongodb';
 import { AppConfig, ConfigError } from './config';
 
-/**
 /**
  * The one place an adapter is chosen and built for each port (README, Configuration): event store
  * (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue (READ_STORE),
@@ -48,7 +48,7 @@ export async function openEventStore(config: AppConfig): Promise<EventStore> {
 export async function openReadModelStore(config: AppConfig): Promise<ReadModelStore> {
   if (config.readStore === 'mongodb') {
     const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
-    return MongoReadModelStore.connect(config.mongodbUrl!);
+    return MongoReadModelStore.connect(await mongoConnection(config));
   }
   // The projector writes the read models on a thread of its own, and, as their one writer, keeps
   // what it read until it changes it; a replica only reads them, as another process writes them.
@@ -101,6 +101,27 @@ export async function acquireProjectorLock(
 
 const MONGO_KEYS_DB = 'workspace_operations_keys';
 
+/** The process's MongoDB client per MONGODB_URL, while some adapter holds a handle of it. */
+const mongoClients = new Map<string, Promise<MongoConnection>>();
+
+/**
+ * A handle on the one MongoDB client of this process, for one adapter: the read models,
+ * snapshots, idempotency records, webhook queue, subject keys and projector lease share its pool
+ * and its monitoring. Each adapter closes its handle with itself and the client closes with the
+ * last one, so at shutdown it outlives every adapter. Its database is MONGODB_URL's path, else
+ * `workspace_operations` (the subject keys keep a database of their own on the same client).
+ */
+async function mongoConnection(config: AppConfig): Promise<MongoConnection> {
+  const url = config.mongodbUrl!;
+  const held = await mongoClients.get(url)?.catch(() => null);
+  if (held?.isOpen) return held.share();
+  const { MongoConnection } = await import('@app/infrastructure/mongodb');
+  const opening = MongoConnection.open(url);
+  mongoClients.set(url, opening);
+  opening.catch(() => mongoClients.delete(url));
+  return opening;
+}
+
 /**
  * Crypto-shredding keys, in a database of their own: `SUBJECT_KEY_STORE` (by default the read
  * store's kind). DATA_DIR/keys.db keeps the erasure promise; MongoDB's oplog keeps a destroyed
@@ -109,10 +130,10 @@ const MONGO_KEYS_DB = 'workspace_operations_keys';
 export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKeyStore> {
   if (config.subjectKeyStore === 'mongodb') {
     const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
-    return MongoSubjectKeyStore.connect(config.mongodbUrl!, MONGO_KEYS_DB);
+    return MongoSubjectKeyStore.connect(await mongoConnection(config), MONGO_KEYS_DB);
   }
   const file = join(config.dataDir, 'keys.db');
-  if (config.mongodbUrl && !existsSync(file)) await refuseToStrandMongoKeys(config.mongodbUrl);
+  if (config.mongodbUrl && !existsSync(file)) await refuseToStrandMongoKeys(config);
   return new SqliteSubjectKeyStore(file);
 }
 
@@ -120,9 +141,9 @@ export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKey
  * A deployment that kept its keys in MongoDB and now says SUBJECT_KEY_STORE=sqlite would start
  * on an empty keys.db: every member's personal data would read as erased. Refuse instead.
  */
-async function refuseToStrandMongoKeys(mongodbUrl: string): Promise<void> {
+async function refuseToStrandMongoKeys(config: AppConfig): Promise<void> {
   const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
-  const mongo = await MongoSubjectKeyStore.connect(mongodbUrl, MONGO_KEYS_DB);
+  const mongo = await MongoSubjectKeyStore.connect(await mongoConnection(config), MONGO_KEYS_DB);
   try {
     if (await mongo.holdsAnyKey()) {
       throw new ConfigError(
@@ -139,7 +160,7 @@ async function refuseToStrandMongoKeys(mongodbUrl: string): Promise<void> {
 export async function openSnapshotStore(config: AppConfig): Promise<SnapshotStore> {
   if (config.readStore === 'mongodb') {
     const { MongoSnapshotStore } = await import('@app/infrastructure/mongodb');
-    return MongoSnapshotStore.connect(config.mongodbUrl!);
+    return MongoSnapshotStore.connect(await mongoConnection(config));
   }
   return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
 }
@@ -159,7 +180,7 @@ export async function openRateLimitStore(config: AppConfig): Promise<RateLimitSt
 export async function openIdempotencyStore(config: AppConfig): Promise<IdempotencyStore> {
   if (config.readStore === 'mongodb') {
     const { MongoIdempotencyStore } = await import('@app/infrastructure/mongodb');
-    return MongoIdempotencyStore.connect(config.mongodbUrl!);
+    return MongoIdempotencyStore.connect(await mongoConnection(config));
   }
   return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'));
 }
@@ -168,7 +189,7 @@ export async function openIdempotencyStore(config: AppConfig): Promise<Idempoten
 export async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue> {
   if (config.readStore === 'mongodb') {
     const { MongoWebhookQueue } = await import('@app/infrastructure/mongodb');
-    return MongoWebhookQueue.connect(config.mongodbUrl!);
+    return MongoWebhookQueue.connect(await mongoConnection(config));
   }
   return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
 }

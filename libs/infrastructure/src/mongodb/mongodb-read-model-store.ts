@@ -1,4 +1,4 @@
-import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoClient, MongoServerError } from 'mongodb';
+import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoServerError } from 'mongodb';
 import {
   assertWithinWorkspace,
   CollectionSpec,
@@ -13,7 +13,8 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
-import { inTransaction, supportsTransactions } from './transactions';
+import { MongoConnection } from './mongodb-connection';
+import { inTransaction } from './transactions';
 
 /** How a read-model document is stored: the port's envelope in `_`-fields, the document's own fields beside them. */
 interface StoredRow extends Document {
@@ -44,7 +45,6 @@ export interface MongoReadModelStoreOptions {
 const NAME = /^[a-z][a-z0-9_]*$/;
 const CHECKPOINTS = '_checkpoints';
 const DEAD_LETTERS = '_dead_letters';
-const DEFAULT_DB = 'workspace_operations';
 
 /** Lists are ordered by `seq`, then by id for documents written at one position: a total, stable order. */
 const LIST_ORDER = { _seq: 1, _id: 1 } as const;
@@ -79,33 +79,32 @@ export class MongoReadModelStore implements ReadModelStore {
   /** The last apply handed over: the next one starts when it has settled (the port's order). */
   private applying: Promise<unknown> = Promise.resolve();
 
+  private readonly db: Db;
+
   constructor(
-    private readonly client: MongoClient,
-    private readonly db: Db,
+    private readonly connection: MongoConnection,
     private readonly transactions: boolean,
-  ) {}
+  ) {
+    this.db = connection.db();
+  }
 
   /**
-   * Connects and checks the server. The database is `dbName`, else the one in the URL's path,
-   * else `workspace_operations`.
+   * Checks the server and prepares the collections of checkpoints and dead letters, in the
+   * connection's database. The store closes the connection (its handle) with itself.
    */
   static async connect(
-    url: string,
-    dbName?: string,
+    connection: MongoConnection,
     options: MongoReadModelStoreOptions = {},
   ): Promise<MongoReadModelStore> {
-    // ignoreUndefined: a field set to `undefined` is left out, as JSON.stringify does on SQLite.
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
     try {
-      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
-      const transactions = options.transactions ?? (await supportsTransactions(db));
+      const db = connection.db();
+      const transactions = options.transactions ?? (await connection.transactions());
       await ensureCollection(db, CHECKPOINTS);
       await ensureCollection(db, DEAD_LETTERS);
       await db.collection(DEAD_LETTERS).createIndex({ projection: 1, position: 1 }, { name: 'projection_position' });
-      return new MongoReadModelStore(client, db, transactions);
+      return new MongoReadModelStore(connection, transactions);
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       throw error;
     }
   }
@@ -183,7 +182,7 @@ export class MongoReadModelStore implements ReadModelStore {
     };
     // Calls land in the order they were made (a replay has several batches in flight): each
     // starts once the one before has settled, whether it failed or not.
-    const applied = before.then(() => inTransaction(this.client, this.transactions, run));
+    const applied = before.then(() => inTransaction(this.connection.client, this.transactions, run));
     this.applying = applied.catch(() => undefined);
     await applied;
   }
@@ -275,7 +274,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 
   private collection(name: string): Collection<StoredRow> {
@@ -442,13 +441,4 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
     if (!(error instanceof MongoServerError && (error.code === 48 || error.codeName === 'NamespaceExists')))
       throw error;
   }
-}
-
-/** Transactions need a replica set member (`setName`) or a mongos router (`msg: isdbgrid`). */
-
-/** The database named in a `mongodb://` / `mongodb+srv://` URL's path, if any. */
-function dbNameFromUrl(url: string): string | undefined {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return name.length > 0 ? name : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AnyBulkWriteOperation, ClientSession, Collection, Db, MongoClient, MongoServerError } from 'mongodb';
+import { AnyBulkWriteOperation, ClientSession, Collection, MongoServerError } from 'mongodb';
 import {
   ClaimedDelivery,
   DeliveryAttempt,
@@ -21,7 +21,8 @@ import {
   DeliveryRecord,
   storedAttempt,
 } from '../webhooks/stored-webhook-queue';
-import { inTransaction, supportsTransactions } from './transactions';
+import { MongoConnection } from './mongodb-connection';
+import { inTransaction } from './transactions';
 
 interface FanoutDoc {
   _id: string;
@@ -70,7 +71,6 @@ interface CounterDoc {
 }
 
 const FANOUT = 'fanout';
-const DEFAULT_DB = 'workspace_operations';
 
 /**
  * The webhook queue of the scaled deployment, in MongoDB: every API/worker process shares it.
@@ -95,12 +95,13 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   private readonly counters: Collection<CounterDoc>;
   private readonly telemetry: Collection<TelemetryDoc>;
 
+  /** In the connection's database; the queue closes the connection (its handle) with itself. */
   constructor(
-    private readonly client: MongoClient,
-    db: Db,
+    private readonly connection: MongoConnection,
     private readonly transactions: boolean,
   ) {
     super();
+    const db = connection.db();
     this.fanout = db.collection<FanoutDoc>('webhook_fanout');
     this.routes = db.collection<RouteDoc>('webhook_routes');
     this.deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
@@ -109,15 +110,11 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     this.telemetry = db.collection<TelemetryDoc>('webhook_telemetry');
   }
 
-  static async connect(url: string, dbName?: string): Promise<MongoWebhookQueue> {
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
+  static async connect(connection: MongoConnection): Promise<MongoWebhookQueue> {
     try {
-      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
-      const transactions = await supportsTransactions(db);
-      return new MongoWebhookQueue(client, db, transactions);
+      return new MongoWebhookQueue(connection, await connection.transactions());
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       throw error;
     }
   }
@@ -169,7 +166,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       if (this.transactions) {
         const current = await this.fanout.findOne({ _id: FANOUT }, { session });
         if (current?.owner !== owner) throw new FanoutLeaseLostError(owner);
@@ -259,7 +256,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     if (requests.length === 0) return { settled: [], telemetry: [] };
     let settled: boolean[] = [];
     let telemetry: TelemetryChange[] = [];
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       settled = []; // withTransaction may run this again
       telemetry = [];
       const attempts: DeliveryAttempt[] = [];
@@ -389,7 +386,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       await this.insertAttempts([attempt], session);
       await this.telemetry.updateOne(
         { _id: attempt.webhookId },
@@ -481,16 +478,10 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }
 
 function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
-}
-
-function dbNameFromUrl(url: string): string | undefined {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return name.length > 0 ? name : undefined;
 }
