@@ -5,10 +5,14 @@ import { onMongoDb } from './mongodb-server';
 import { readModelContract } from './read-model.contract';
 
 onMongoDb('ReadModelStore contract', (url, dbName) => {
-  readModelContract('mongodb', async () => {
-    const store = await MongoReadModelStore.connect(await MongoConnection.open(url, { databaseName: dbName }));
-    return { store, close: () => store.close() };
-  });
+  readModelContract(
+    'mongodb',
+    async () => {
+      const store = await MongoReadModelStore.connect(await MongoConnection.open(url, { databaseName: dbName }));
+      return { store, close: () => store.close() };
+    },
+    { guardsStaleWrites: true },
+  );
 
   describe('MongoReadModelStore: lists read off the indexes', () => {
     let client: MongoClient;

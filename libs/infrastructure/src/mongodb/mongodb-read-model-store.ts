@@ -22,6 +22,8 @@ interface StoredRow extends Document {
   _ws: string | null;
   _seq: number;
   _v?: number;
+  /** The position of the last event written into the document (absent on documents stored without one). */
+  _at?: number;
 }
 
 interface CheckpointRow extends Document {
@@ -61,7 +63,12 @@ const OLD_LIST_INDEX = 'ws_seq';
  * of sorting every match in memory; `_id` breaks ties between documents written at one position, so
  * the order is the same from one query to the next (a sort on `_seq` alone may return ties in any
  * order, and differently with and without a limit). Projection checkpoints live in `_checkpoints`
- * as `{ _id: name, position }`.
+ * as `{ _id: name, position }`, and only move forwards.
+ *
+ * The read models have one writer, the projector that holds the projector lease (see
+ * MongoProjectorLease). Should another still write for a moment (a projector that has not yet
+ * seen its lease lost), its late batches cannot undo newer ones: every write is guarded by the
+ * position of its event (`toModel`) and every checkpoint by the stored one.
  *
  * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
  * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
@@ -304,12 +311,37 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 }
 
-function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
+/**
+ * Matches a document that reflects no event after `at` (or one stored without a position): the
+ * guard that keeps a write from rolling a document back to an older state.
+ */
+const reflectsNoLaterThan = (at: number | undefined): Document =>
+  at === undefined ? {} : { _at: { $not: { $gt: at } } };
+
+/**
+ * One op as a bulk-write model. An op stamped with the position of its event (`at`, see WriteOp)
+ * changes a document only while the document reflects no later event, and stores that position in
+ * `_at`: a batch that arrives late (a projector that lost its lease, a replay from an older
+ * checkpoint) cannot roll a document back. Writes of one event (same `at`) all apply.
+ */
+export function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
   switch (op.op) {
     case 'put': {
       assertDocumentFields(op.doc);
       const replacement = { ...op.doc, _ws: op.workspaceId, _seq: op.seq, _v: op.version ?? 0 };
-      return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+      if (op.at === undefined) return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+      // One conditional replacement (a pipeline update), not a filtered upsert: when a later
+      // document exists, that upsert would fail on the duplicate _id, and inside a transaction
+      // the failure aborts the whole batch. `$literal` keeps the document's values from being read
+      // as expressions (a string starting with `$`).
+      const fresh = { _id: op.id, ...replacement, _at: op.at };
+      return {
+        updateOne: {
+          filter: { _id: op.id },
+          update: [{ $replaceWith: { $cond: [{ $gt: ['$_at', op.at] }, '$$ROOT', { $literal: fresh }] } }],
+          upsert: true,
+        },
+      };
     }
     case 'merge': {
       assertDocumentFields(op.set);
@@ -321,26 +353,32 @@ function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
         else set[key] = value;
       }
       if (op.version !== undefined) set._v = op.version;
+      if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return null;
+      if (op.at !== undefined) set._at = op.at;
       const update: Document = {};
       if (Object.keys(set).length > 0) update.$set = set;
       if (Object.keys(unset).length > 0) update.$unset = unset;
-      if (Object.keys(update).length === 0) return null;
       // No upsert: a merge into a missing document leaves it missing.
-      return { updateOne: { filter: { _id: op.id }, update, upsert: false } };
+      return { updateOne: { filter: { _id: op.id, ...reflectsNoLaterThan(op.at) }, update, upsert: false } };
     }
     case 'delete':
-      return { deleteOne: { filter: { _id: op.id } } };
+      return { deleteOne: { filter: { _id: op.id, ...reflectsNoLaterThan(op.at) } } };
     case 'deleteWhere':
-      return { deleteMany: { filter: { _ws: { $eq: op.workspaceId }, ...filterQuery(op.where) } } };
+      return {
+        deleteMany: {
+          filter: { _ws: { $eq: op.workspaceId }, ...filterQuery(op.where), ...reflectsNoLaterThan(op.at) },
+        },
+      };
   }
 }
 
-function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperation<CheckpointRow>[] {
+/** Checkpoints only move forwards (`$max`): a late batch cannot move one back. */
+export function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperation<CheckpointRow>[] {
   return Object.entries(checkpoints).map(([name, position]) => {
     if (typeof position !== 'number' || !Number.isFinite(position)) {
       throw new Error(`Invalid checkpoint position for ${name}: ${String(position)}`);
     }
-    return { updateOne: { filter: { _id: name }, update: { $set: { position } }, upsert: true } };
+    return { updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } };
   });
 }
 
