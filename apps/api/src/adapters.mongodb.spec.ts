@@ -1,6 +1,7 @@
 import { Db, MongoClient } from 'mongodb';
 import type { AppConfig } from './config';
 import {
+  acquireProjectorLock,
   openIdempotencyStore,
   openReadModelStore,
   openSnapshotStore,
@@ -43,7 +44,12 @@ beforeEach(() => {
     const databaseName = name || this.options.dbName;
     const collection = (collectionName: string) => {
       collections.push(`${databaseName}.${collectionName}`);
-      return { collectionName, createIndex: async () => 'index', dropIndex: async () => undefined };
+      return {
+        collectionName,
+        createIndex: async () => 'index',
+        dropIndex: async () => undefined,
+        updateOne: async () => ({ matchedCount: 1 }),
+      };
     };
     return {
       databaseName,
@@ -75,7 +81,12 @@ describe('the MongoDB adapters of one process', () => {
     idempotency: await openIdempotencyStore(config),
     'webhook queue': await openWebhookQueue(config),
     'subject keys': await openSubjectKeyStore(config),
+    'projector lease': await projectorLease(),
   });
+  const projectorLease = async () => {
+    const lease = await acquireProjectorLock(config, { warn: () => undefined }, () => undefined);
+    return { close: () => lease.release() };
+  };
 
   it('share one client, connected once and closed once, after the last adapter', async () => {
     const adapters = await openAll();
@@ -106,6 +117,7 @@ describe('the MongoDB adapters of one process', () => {
     expect(collections).toContain('workspace_operations.webhook_deliveries');
     expect(collections).toContain('workspace_operations._checkpoints');
     expect(collections).toContain('workspace_operations_keys.subject_keys');
+    expect(collections).toContain('workspace_operations.projector_lease');
     for (const adapter of Object.values(adapters)) await adapter.close();
   });
 

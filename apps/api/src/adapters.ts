@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ProjectorLockHeldError } from '@app/application';
 import type {
   EventStore,
+  HeldProjectorLock,
   HostResolver,
   IdempotencyStore,
+  ProjectorLock,
   RateLimitStore,
   ReadModelStore,
   SnapshotStore,
@@ -16,10 +19,9 @@ import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
   DEFAULT_READ_CACHE,
-  LockHeldError,
   SqliteEventStore,
   SqliteIdempotencyStore,
-  SqliteProcessLock,
+  SqliteProjectorLock,
   SqliteReadModelStore,
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
@@ -60,43 +62,55 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
 }
 
 /**
- * How long a projector starting on the embedded DATA_DIR waits for the one before it to let go of
- * the read models: the length of a restart whose old process is still shutting down (its commands
- * get up to 10 s, its last batch a moment more).
+ * How long a starting projector waits for the one before it to let go of the read models: the
+ * length of a restart whose old process is still shutting down (its commands get up to 10 s, its
+ * last batch a moment more), and longer than a MongoDB projector lease, so that the lease of a
+ * projector that died runs out within it.
  */
 const PROJECTOR_LOCK_WAIT_MS = 15_000;
 
 /**
- * The read models have one writer, the projector (PROJECTIONS=inline, the default). On the embedded
- * default they are files in DATA_DIR, and a second process started there without
- * PROJECTIONS=external would write them too, each at its own checkpoints: documents going back to
- * older states until the slower one catches up, a rebuild of one swapped under the other's batches.
- * So the projector holds DATA_DIR/projector.lock while it runs, and a second one is refused at start
- * once the wait is over. The operating system drops the lock with its holder, kill -9 included.
- * MongoDB read models are not guarded here (null): there the deployment runs one projector.
+ * The read models have one writer, the projector (PROJECTIONS=inline, the default). A second
+ * process started over the same read models without PROJECTIONS=external would write them too,
+ * each at its own checkpoints: documents going back to older states until the slower one catches
+ * up, a rebuild of one swapped under the other's batches. So the projector holds the read store's
+ * projector lock while it runs, and a second one is refused at start once the wait is over:
+ * DATA_DIR/projector.lock on the embedded default (the operating system drops it with its holder,
+ * kill -9 included), a lease in the `projector_lease` collection on MongoDB (it runs out within
+ * the wait once its holder stops renewing it). `onLost` is called if the lease is lost later.
  */
 export async function acquireProjectorLock(
   config: AppConfig,
   logger: { warn(message: string): void },
-): Promise<{ release(): void } | null> {
-  if (config.readStore === 'mongodb') return null;
-  const file = join(config.dataDir, 'projector.lock');
+  onLost: (reason: string) => void,
+): Promise<HeldProjectorLock> {
+  const lock = await openProjectorLock(config);
+  const mongodb = config.readStore === 'mongodb';
   try {
-    return await SqliteProcessLock.acquire(file, {
+    return await lock.acquire({
       waitMs: PROJECTOR_LOCK_WAIT_MS,
+      onLost,
       onWait: () =>
         logger.warn(
-          `Another process holds ${file} (the projector of this DATA_DIR): waiting up to ${PROJECTOR_LOCK_WAIT_MS / 1000} s for it to stop`,
+          `Another process holds ${lock.description} (the projector of ${mongodb ? 'these MongoDB read models' : 'this DATA_DIR'}): waiting up to ${PROJECTOR_LOCK_WAIT_MS / 1000} s for it to stop`,
         ),
     });
   } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
+    if (!(error instanceof ProjectorLockHeldError)) throw error;
     throw new ConfigError(
-      `another process is the projector of DATA_DIR ${config.dataDir} (PROJECTIONS=inline, the default): ` +
+      `another process is the projector of ${mongodb ? `the MongoDB read models (${error.holder})` : `DATA_DIR ${config.dataDir}`} (PROJECTIONS=inline, the default): ` +
         'the read models have one writer. Start this process with PROJECTIONS=external to add an API replica, ' +
         'or stop the other projector first',
     );
   }
+}
+
+async function openProjectorLock(config: AppConfig): Promise<ProjectorLock> {
+  if (config.readStore === 'mongodb') {
+    const { MongoProjectorLease } = await import('@app/infrastructure/mongodb');
+    return new MongoProjectorLease(await mongoConnection(config));
+  }
+  return new SqliteProjectorLock(join(config.dataDir, 'projector.lock'));
 }
 
 const MONGO_KEYS_DB = 'workspace_operations_keys';

@@ -4,3 +4,4 @@ export * from './mongodb-webhook-queue';
 export * from './mongodb-subject-key-store';
 export * from './mongodb-snapshot-store';
 export * from './mongodb-connection';
+export * from './mongodb-projector-lease';
