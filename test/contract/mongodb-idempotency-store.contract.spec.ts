@@ -1,10 +1,10 @@
-import { MongoIdempotencyStore } from '@app/infrastructure/mongodb';
+import { MongoConnection, MongoIdempotencyStore } from '@app/infrastructure/mongodb';
 import { idempotencyStoreContract } from './idempotency-store.contract';
 import { onMongoDb } from './mongodb-server';
 
 onMongoDb('IdempotencyStore contract', (url, dbName) => {
   idempotencyStoreContract('mongodb', async () => {
-    const store = await MongoIdempotencyStore.connect(url, dbName);
+    const store = await MongoIdempotencyStore.connect(await MongoConnection.open(url, { databaseName: dbName }));
     return { store, close: () => store.close() };
   });
 });

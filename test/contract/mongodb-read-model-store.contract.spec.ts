@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { CommandStartedEvent, Document, MongoClient } from 'mongodb';
-import { MongoReadModelStore } from '@app/infrastructure/mongodb';
+import { MongoConnection, MongoReadModelStore } from '@app/infrastructure/mongodb';
 import { onMongoDb } from './mongodb-server';
 import { readModelContract } from './read-model.contract';
 
 onMongoDb('ReadModelStore contract', (url, dbName) => {
-  readModelContract('mongodb', async () => {
-    const store = await MongoReadModelStore.connect(url, dbName);
-    return { store, close: () => store.close() };
-  });
+  readModelContract(
+    'mongodb',
+    async () => {
+      const store = await MongoReadModelStore.connect(await MongoConnection.open(url, { databaseName: dbName }));
+      return { store, close: () => store.close() };
+    },
+    { guardsStaleWrites: true },
+  );
 
   describe('MongoReadModelStore: lists read off the indexes', () => {
     let client: MongoClient;
@@ -22,7 +26,7 @@ onMongoDb('ReadModelStore contract', (url, dbName) => {
         if (event.commandName === 'find') finds.push(event.command);
       });
       await client.connect();
-      store = new MongoReadModelStore(client, client.db(dbName), false);
+      store = new MongoReadModelStore(MongoConnection.over(client, dbName), false);
       await store.init([{ name: 'indexed', indexes: ['status', 'type'] }]);
       // 300 documents in this workspace, only every 30th a draft (and of type t1 or t2); another
       // workspace all drafts: a plan on the field alone or on (workspace, seq) alone has to examine

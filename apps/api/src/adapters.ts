@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ProjectorLockHeldError } from '@app/application';
 import type {
   EventStore,
+  HeldProjectorLock,
   HostResolver,
   IdempotencyStore,
+  ProjectorLock,
   RateLimitStore,
   ReadModelStore,
   SnapshotStore,
@@ -16,19 +19,18 @@ import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
   DEFAULT_READ_CACHE,
-  LockHeldError,
   SqliteEventStore,
   SqliteIdempotencyStore,
-  SqliteProcessLock,
+  SqliteProjectorLock,
   SqliteReadModelStore,
   SqliteSnapshotStore,
   SqliteSubjectKeyStore,
   SqliteWebhookQueue,
 } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
+import type { MongoConnection } from '@app/infrastructure/mongodb';
 import { AppConfig, ConfigError } from './config';
 
-/**
 /**
  * The one place an adapter is chosen and built for each port (README, Configuration): event store
  * (EVENT_STORE), read models, snapshots, idempotency records and the webhook queue (READ_STORE),
@@ -48,7 +50,7 @@ export async function openEventStore(config: AppConfig): Promise<EventStore> {
 export async function openReadModelStore(config: AppConfig): Promise<ReadModelStore> {
   if (config.readStore === 'mongodb') {
     const { MongoReadModelStore } = await import('@app/infrastructure/mongodb');
-    return MongoReadModelStore.connect(config.mongodbUrl!);
+    return MongoReadModelStore.connect(await mongoConnection(config));
   }
   // The projector writes the read models on a thread of its own, and, as their one writer, keeps
   // what it read until it changes it; a replica only reads them, as another process writes them.
@@ -60,46 +62,79 @@ export async function openReadModelStore(config: AppConfig): Promise<ReadModelSt
 }
 
 /**
- * How long a projector starting on the embedded DATA_DIR waits for the one before it to let go of
- * the read models: the length of a restart whose old process is still shutting down (its commands
- * get up to 10 s, its last batch a moment more).
+ * How long a starting projector waits for the one before it to let go of the read models: the
+ * length of a restart whose old process is still shutting down (its commands get up to 10 s, its
+ * last batch a moment more), and longer than a MongoDB projector lease, so that the lease of a
+ * projector that died runs out within it.
  */
 const PROJECTOR_LOCK_WAIT_MS = 15_000;
 
 /**
- * The read models have one writer, the projector (PROJECTIONS=inline, the default). On the embedded
- * default they are files in DATA_DIR, and a second process started there without
- * PROJECTIONS=external would write them too, each at its own checkpoints: documents going back to
- * older states until the slower one catches up, a rebuild of one swapped under the other's batches.
- * So the projector holds DATA_DIR/projector.lock while it runs, and a second one is refused at start
- * once the wait is over. The operating system drops the lock with its holder, kill -9 included.
- * MongoDB read models are not guarded here (null): there the deployment runs one projector.
+ * The read models have one writer, the projector (PROJECTIONS=inline, the default). A second
+ * process started over the same read models without PROJECTIONS=external would write them too,
+ * each at its own checkpoints: documents going back to older states until the slower one catches
+ * up, a rebuild of one swapped under the other's batches. So the projector holds the read store's
+ * projector lock while it runs, and a second one is refused at start once the wait is over:
+ * DATA_DIR/projector.lock on the embedded default (the operating system drops it with its holder,
+ * kill -9 included), a lease in the `projector_lease` collection on MongoDB (it runs out within
+ * the wait once its holder stops renewing it). `onLost` is called if the lease is lost later.
  */
 export async function acquireProjectorLock(
   config: AppConfig,
   logger: { warn(message: string): void },
-): Promise<{ release(): void } | null> {
-  if (config.readStore === 'mongodb') return null;
-  const file = join(config.dataDir, 'projector.lock');
+  onLost: (reason: string) => void,
+): Promise<HeldProjectorLock> {
+  const lock = await openProjectorLock(config);
+  const mongodb = config.readStore === 'mongodb';
   try {
-    return await SqliteProcessLock.acquire(file, {
+    return await lock.acquire({
       waitMs: PROJECTOR_LOCK_WAIT_MS,
+      onLost,
       onWait: () =>
         logger.warn(
-          `Another process holds ${file} (the projector of this DATA_DIR): waiting up to ${PROJECTOR_LOCK_WAIT_MS / 1000} s for it to stop`,
+          `Another process holds ${lock.description} (the projector of ${mongodb ? 'these MongoDB read models' : 'this DATA_DIR'}): waiting up to ${PROJECTOR_LOCK_WAIT_MS / 1000} s for it to stop`,
         ),
     });
   } catch (error) {
-    if (!(error instanceof LockHeldError)) throw error;
+    if (!(error instanceof ProjectorLockHeldError)) throw error;
     throw new ConfigError(
-      `another process is the projector of DATA_DIR ${config.dataDir} (PROJECTIONS=inline, the default): ` +
+      `another process is the projector of ${mongodb ? `the MongoDB read models (${error.holder})` : `DATA_DIR ${config.dataDir}`} (PROJECTIONS=inline, the default): ` +
         'the read models have one writer. Start this process with PROJECTIONS=external to add an API replica, ' +
         'or stop the other projector first',
     );
   }
 }
 
+async function openProjectorLock(config: AppConfig): Promise<ProjectorLock> {
+  if (config.readStore === 'mongodb') {
+    const { MongoProjectorLease } = await import('@app/infrastructure/mongodb');
+    return new MongoProjectorLease(await mongoConnection(config));
+  }
+  return new SqliteProjectorLock(join(config.dataDir, 'projector.lock'));
+}
+
 const MONGO_KEYS_DB = 'workspace_operations_keys';
+
+/** The process's MongoDB client per MONGODB_URL, while some adapter holds a handle of it. */
+const mongoClients = new Map<string, Promise<MongoConnection>>();
+
+/**
+ * A handle on the one MongoDB client of this process, for one adapter: the read models,
+ * snapshots, idempotency records, webhook queue, subject keys and projector lease share its pool
+ * and its monitoring. Each adapter closes its handle with itself and the client closes with the
+ * last one, so at shutdown it outlives every adapter. Its database is MONGODB_URL's path, else
+ * `workspace_operations` (the subject keys keep a database of their own on the same client).
+ */
+async function mongoConnection(config: AppConfig): Promise<MongoConnection> {
+  const url = config.mongodbUrl!;
+  const held = await mongoClients.get(url)?.catch(() => null);
+  if (held?.isOpen) return held.share();
+  const { MongoConnection } = await import('@app/infrastructure/mongodb');
+  const opening = MongoConnection.open(url);
+  mongoClients.set(url, opening);
+  opening.catch(() => mongoClients.delete(url));
+  return opening;
+}
 
 /**
  * Crypto-shredding keys, in a database of their own: `SUBJECT_KEY_STORE` (by default the read
@@ -109,10 +144,10 @@ const MONGO_KEYS_DB = 'workspace_operations_keys';
 export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKeyStore> {
   if (config.subjectKeyStore === 'mongodb') {
     const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
-    return MongoSubjectKeyStore.connect(config.mongodbUrl!, MONGO_KEYS_DB);
+    return MongoSubjectKeyStore.connect(await mongoConnection(config), MONGO_KEYS_DB);
   }
   const file = join(config.dataDir, 'keys.db');
-  if (config.mongodbUrl && !existsSync(file)) await refuseToStrandMongoKeys(config.mongodbUrl);
+  if (config.mongodbUrl && !existsSync(file)) await refuseToStrandMongoKeys(config);
   return new SqliteSubjectKeyStore(file);
 }
 
@@ -120,9 +155,9 @@ export async function openSubjectKeyStore(config: AppConfig): Promise<SubjectKey
  * A deployment that kept its keys in MongoDB and now says SUBJECT_KEY_STORE=sqlite would start
  * on an empty keys.db: every member's personal data would read as erased. Refuse instead.
  */
-async function refuseToStrandMongoKeys(mongodbUrl: string): Promise<void> {
+async function refuseToStrandMongoKeys(config: AppConfig): Promise<void> {
   const { MongoSubjectKeyStore } = await import('@app/infrastructure/mongodb');
-  const mongo = await MongoSubjectKeyStore.connect(mongodbUrl, MONGO_KEYS_DB);
+  const mongo = await MongoSubjectKeyStore.connect(await mongoConnection(config), MONGO_KEYS_DB);
   try {
     if (await mongo.holdsAnyKey()) {
       throw new ConfigError(
@@ -139,7 +174,7 @@ async function refuseToStrandMongoKeys(mongodbUrl: string): Promise<void> {
 export async function openSnapshotStore(config: AppConfig): Promise<SnapshotStore> {
   if (config.readStore === 'mongodb') {
     const { MongoSnapshotStore } = await import('@app/infrastructure/mongodb');
-    return MongoSnapshotStore.connect(config.mongodbUrl!);
+    return MongoSnapshotStore.connect(await mongoConnection(config));
   }
   return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
 }
@@ -159,7 +194,7 @@ export async function openRateLimitStore(config: AppConfig): Promise<RateLimitSt
 export async function openIdempotencyStore(config: AppConfig): Promise<IdempotencyStore> {
   if (config.readStore === 'mongodb') {
     const { MongoIdempotencyStore } = await import('@app/infrastructure/mongodb');
-    return MongoIdempotencyStore.connect(config.mongodbUrl!);
+    return MongoIdempotencyStore.connect(await mongoConnection(config));
   }
   return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'));
 }
@@ -168,7 +203,7 @@ export async function openIdempotencyStore(config: AppConfig): Promise<Idempoten
 export async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue> {
   if (config.readStore === 'mongodb') {
     const { MongoWebhookQueue } = await import('@app/infrastructure/mongodb');
-    return MongoWebhookQueue.connect(config.mongodbUrl!);
+    return MongoWebhookQueue.connect(await mongoConnection(config));
   }
   return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
 }

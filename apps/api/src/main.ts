@@ -34,7 +34,8 @@ async function main() {
     closing = true;
     logger.log(`${signal} received: shutting down`);
     app.close().then(
-      () => process.exit(0),
+      // A process that ends because it must be started again (a lost projector lock) set exit code 1.
+      () => process.exit(process.exitCode ?? 0),
       (error) => {
         logger.error('Shutdown failed', error);
         process.exit(1);

@@ -7,6 +7,7 @@ import {
   EventStoreMismatchError,
   EventSourcedRepository,
   EventStore,
+  HeldProjectorLock,
   PersonalDataVault,
   ProjectionEngine,
   ProjectionMaintenance,
@@ -40,9 +41,10 @@ const asConfigError = (error: unknown): never => {
  * The service's life around its requests, in three steps NestJS's hooks call:
  *
  * - start (before the first request): a replica prepares its read-model collections; the projector
- *   takes DATA_DIR's projector lock, drops what an interrupted rebuild left, starts the projections
- *   and waits for them to catch up, then sweeps half-done slot writes every 10 s. Both refuse read
- *   models projected from another event store (a ConfigError: exit code 2);
+ *   takes the read models' projector lock (and ends the process should it lose it), drops what an
+ *   interrupted rebuild left, starts the projections and waits for them to catch up, then sweeps
+ *   half-done slot writes every 10 s. Both refuse read models projected from another event store
+ *   (a ConfigError: exit code 2);
  * - drain (after the server has closed): the sweeps stop and the commands under way end;
  * - stop: the projections stop after their batch, then the stores close and the lock is let go.
  *
@@ -52,8 +54,8 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly logger = new Logger('Lifecycle');
   private reconciling: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> = Promise.resolve();
-  /** Held while this process is the projector of the embedded read models (adapters.ts). */
-  private projectorLock: { release(): void } | null = null;
+  /** Held while this process is the projector of the read models (adapters.ts). */
+  private projectorLock: HeldProjectorLock | null = null;
 
   constructor(
     private readonly engine: ProjectionEngine,
@@ -93,8 +95,10 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       await checkReadModelsSource(this.events, this.read, { stamp: false }).catch(asConfigError);
       return;
     }
-    // One projector per DATA_DIR: before anything here writes the read models.
-    this.projectorLock = await acquireProjectorLock(this.config, this.logger);
+    // One projector per set of read models: before anything here writes them.
+    this.projectorLock = await acquireProjectorLock(this.config, this.logger, (reason) =>
+      this.lostProjectorLock(reason),
+    );
     // A rebuild or verification cut short by a crash left fresh collections beside the live ones.
     for (const leftover of await this.maintenance.cleanUpInterrupted()) {
       this.logger.warn(
@@ -121,6 +125,19 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
+   * Another process may be the projector from now on: this one stops projecting at once and ends
+   * (exit code 1), so that its orchestrator starts it again, as a projector that waits for the
+   * lease or is refused at start.
+   */
+  private lostProjectorLock(reason: string): void {
+    this.logger.error(`Lost the projector lock (${reason}): stopping the projections and the process`);
+    this.projectorLock = null;
+    void this.engine.stop();
+    process.exitCode = 1;
+    process.kill(process.pid, 'SIGTERM');
+  }
+
+  /**
    * The server's close waits for the requests of open connections only: a command whose client
    * went away is still being decided or written. It ends on an open store, or (a store that does
    * not answer) the shutdown goes on after the grace and says so.
@@ -141,6 +158,8 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.read.close();
     await this.keys.close();
     await this.snapshots.close();
-    this.projectorLock?.release();
+    await this.projectorLock
+      ?.release()
+      .catch((error) => this.logger.warn(`Projector lock not released (it runs out by itself): ${error}`));
   }
 }

@@ -11,3 +11,4 @@ export * from './idempotency-store.port';
 export * from './subject-key-store.port';
 export * from './snapshot-store.port';
 export * from './process-host.port';
+export * from './projector-lock.port';

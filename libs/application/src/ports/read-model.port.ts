@@ -63,8 +63,10 @@ export interface StoredDocument<T = Record<string, unknown>> {
 
 /**
  * `at` is the store position of the event behind the write (the engine stamps it). An adapter
- * shared by several projecting processes (MongoDB) may use it to refuse a write older than
- * what a document already reflects; the single-writer SQLite adapter ignores it.
+ * whose documents more than one process could write (MongoDB: a projector that has not yet seen
+ * its lease lost) refuses a write older than what the document already reflects, so a late batch
+ * never rolls a document back (read-model.contract.ts, `guardsStaleWrites`). The SQLite adapter
+ * ignores it: the OS lock on DATA_DIR/projector.lock makes its projector the only writer.
  */
 export type WriteOp = (
   | {
@@ -146,7 +148,9 @@ export interface ReadModelStore {
    * from the checkpoint) and write the dead letters before the checkpoints, so a crash between the
    * two parks the event again on replay rather than losing it. Calls land in the order they were
    * made, also when one is made before the last has resolved (a replay keeps several batches in
-   * flight); each resolves once it and every call before it have landed or failed.
+   * flight); each resolves once it and every call before it have landed or failed. A checkpoint
+   * never moves backwards: a lower position than the stored one leaves it as it is (`drop` is the
+   * way to start a projection over).
    */
   apply(ops: WriteOp[], checkpoints: Record<string, number>, deadLetters?: DeadLetterChanges): Promise<void>;
   getCheckpoints(): Promise<Record<string, number>>;

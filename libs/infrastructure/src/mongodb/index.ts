@@ -3,3 +3,5 @@ export * from './mongodb-idempotency-store';
 export * from './mongodb-webhook-queue';
 export * from './mongodb-subject-key-store';
 export * from './mongodb-snapshot-store';
+export * from './mongodb-connection';
+export * from './mongodb-projector-lease';

@@ -1,5 +1,6 @@
-import { Collection, MongoClient, MongoServerError } from 'mongodb';
+import { Collection, MongoServerError } from 'mongodb';
 import { ClaimResult, IdempotencyClaim, IdempotencyStore, StoredResponse } from '@app/application/ports';
+import { MongoConnection } from './mongodb-connection';
 
 interface RecordDoc {
   /** `[scope, key]` as JSON: unambiguous whatever characters the key holds. */
@@ -20,7 +21,6 @@ interface RecordDoc {
 }
 
 const COLLECTION = 'idempotency_records';
-const DEFAULT_DB = 'workspace_operations';
 const DUPLICATE_KEY = 11000;
 
 /**
@@ -34,20 +34,21 @@ const DUPLICATE_KEY = 11000;
  */
 export class MongoIdempotencyStore implements IdempotencyStore {
   private constructor(
-    private readonly client: MongoClient,
+    private readonly connection: MongoConnection,
     private readonly records: Collection<RecordDoc>,
   ) {}
 
-  /** Connects and creates the collection's indexes. The database is `dbName`, else the URL's, else the default. */
-  static async connect(url: string, dbName?: string): Promise<MongoIdempotencyStore> {
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
+  /**
+   * Creates the collection's indexes, in the connection's database. The store closes the
+   * connection (its handle) with itself.
+   */
+  static async connect(connection: MongoConnection): Promise<MongoIdempotencyStore> {
     try {
-      const records = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB).collection<RecordDoc>(COLLECTION);
+      const records = connection.db().collection<RecordDoc>(COLLECTION);
       await records.createIndex({ purgeAt: 1 }, { name: 'purge_at_ttl', expireAfterSeconds: 0 });
-      return new MongoIdempotencyStore(client, records);
+      return new MongoIdempotencyStore(connection, records);
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       throw error;
     }
   }
@@ -119,17 +120,10 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }
 
 function isFree(record: RecordDoc, now: number): boolean {
   return record.expiresAt <= now || (record.state === 'in_progress' && record.lockedUntil <= now);
-}
-
-/** The database named in a `mongodb://` / `mongodb+srv://` URL's path, if any. */
-function dbNameFromUrl(url: string): string | undefined {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return name.length > 0 ? name : undefined;
 }

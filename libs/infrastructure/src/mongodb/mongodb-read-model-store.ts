@@ -1,4 +1,4 @@
-import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoClient, MongoServerError } from 'mongodb';
+import { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, MongoServerError } from 'mongodb';
 import {
   assertWithinWorkspace,
   CollectionSpec,
@@ -13,7 +13,8 @@ import {
   StoredDocument,
   WriteOp,
 } from '@app/application/ports';
-import { inTransaction, supportsTransactions } from './transactions';
+import { MongoConnection } from './mongodb-connection';
+import { inTransaction } from './transactions';
 
 /** How a read-model document is stored: the port's envelope in `_`-fields, the document's own fields beside them. */
 interface StoredRow extends Document {
@@ -21,6 +22,8 @@ interface StoredRow extends Document {
   _ws: string | null;
   _seq: number;
   _v?: number;
+  /** The position of the last event written into the document (absent on documents stored without one). */
+  _at?: number;
 }
 
 interface CheckpointRow extends Document {
@@ -44,7 +47,6 @@ export interface MongoReadModelStoreOptions {
 const NAME = /^[a-z][a-z0-9_]*$/;
 const CHECKPOINTS = '_checkpoints';
 const DEAD_LETTERS = '_dead_letters';
-const DEFAULT_DB = 'workspace_operations';
 
 /** Lists are ordered by `seq`, then by id for documents written at one position: a total, stable order. */
 const LIST_ORDER = { _seq: 1, _id: 1 } as const;
@@ -61,7 +63,12 @@ const OLD_LIST_INDEX = 'ws_seq';
  * of sorting every match in memory; `_id` breaks ties between documents written at one position, so
  * the order is the same from one query to the next (a sort on `_seq` alone may return ties in any
  * order, and differently with and without a limit). Projection checkpoints live in `_checkpoints`
- * as `{ _id: name, position }`.
+ * as `{ _id: name, position }`, and only move forwards.
+ *
+ * The read models have one writer, the projector that holds the projector lease (see
+ * MongoProjectorLease). Should another still write for a moment (a projector that has not yet
+ * seen its lease lost), its late batches cannot undo newer ones: every write is guarded by the
+ * position of its event (`toModel`) and every checkpoint by the stored one.
  *
  * On a replica set (the supported deployment) `apply` writes documents and checkpoints in one
  * transaction, so a projection is exactly-once, as on SQLite. On a standalone server it falls back
@@ -79,33 +86,32 @@ export class MongoReadModelStore implements ReadModelStore {
   /** The last apply handed over: the next one starts when it has settled (the port's order). */
   private applying: Promise<unknown> = Promise.resolve();
 
+  private readonly db: Db;
+
   constructor(
-    private readonly client: MongoClient,
-    private readonly db: Db,
+    private readonly connection: MongoConnection,
     private readonly transactions: boolean,
-  ) {}
+  ) {
+    this.db = connection.db();
+  }
 
   /**
-   * Connects and checks the server. The database is `dbName`, else the one in the URL's path,
-   * else `workspace_operations`.
+   * Checks the server and prepares the collections of checkpoints and dead letters, in the
+   * connection's database. The store closes the connection (its handle) with itself.
    */
   static async connect(
-    url: string,
-    dbName?: string,
+    connection: MongoConnection,
     options: MongoReadModelStoreOptions = {},
   ): Promise<MongoReadModelStore> {
-    // ignoreUndefined: a field set to `undefined` is left out, as JSON.stringify does on SQLite.
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
     try {
-      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
-      const transactions = options.transactions ?? (await supportsTransactions(db));
+      const db = connection.db();
+      const transactions = options.transactions ?? (await connection.transactions());
       await ensureCollection(db, CHECKPOINTS);
       await ensureCollection(db, DEAD_LETTERS);
       await db.collection(DEAD_LETTERS).createIndex({ projection: 1, position: 1 }, { name: 'projection_position' });
-      return new MongoReadModelStore(client, db, transactions);
+      return new MongoReadModelStore(connection, transactions);
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       throw error;
     }
   }
@@ -183,7 +189,7 @@ export class MongoReadModelStore implements ReadModelStore {
     };
     // Calls land in the order they were made (a replay has several batches in flight): each
     // starts once the one before has settled, whether it failed or not.
-    const applied = before.then(() => inTransaction(this.client, this.transactions, run));
+    const applied = before.then(() => inTransaction(this.connection.client, this.transactions, run));
     this.applying = applied.catch(() => undefined);
     await applied;
   }
@@ -275,7 +281,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 
   private collection(name: string): Collection<StoredRow> {
@@ -305,12 +311,37 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 }
 
-function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
+/**
+ * Matches a document that reflects no event after `at` (or one stored without a position): the
+ * guard that keeps a write from rolling a document back to an older state.
+ */
+const reflectsNoLaterThan = (at: number | undefined): Document =>
+  at === undefined ? {} : { _at: { $not: { $gt: at } } };
+
+/**
+ * One op as a bulk-write model. An op stamped with the position of its event (`at`, see WriteOp)
+ * changes a document only while the document reflects no later event, and stores that position in
+ * `_at`: a batch that arrives late (a projector that lost its lease, a replay from an older
+ * checkpoint) cannot roll a document back. Writes of one event (same `at`) all apply.
+ */
+export function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
   switch (op.op) {
     case 'put': {
       assertDocumentFields(op.doc);
       const replacement = { ...op.doc, _ws: op.workspaceId, _seq: op.seq, _v: op.version ?? 0 };
-      return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+      if (op.at === undefined) return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+      // One conditional replacement (a pipeline update), not a filtered upsert: when a later
+      // document exists, that upsert would fail on the duplicate _id, and inside a transaction
+      // the failure aborts the whole batch. `$literal` keeps the document's values from being read
+      // as expressions (a string starting with `$`).
+      const fresh = { _id: op.id, ...replacement, _at: op.at };
+      return {
+        updateOne: {
+          filter: { _id: op.id },
+          update: [{ $replaceWith: { $cond: [{ $gt: ['$_at', op.at] }, '$$ROOT', { $literal: fresh }] } }],
+          upsert: true,
+        },
+      };
     }
     case 'merge': {
       assertDocumentFields(op.set);
@@ -322,26 +353,32 @@ function toModel(op: WriteOp): AnyBulkWriteOperation<StoredRow> | null {
         else set[key] = value;
       }
       if (op.version !== undefined) set._v = op.version;
+      if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return null;
+      if (op.at !== undefined) set._at = op.at;
       const update: Document = {};
       if (Object.keys(set).length > 0) update.$set = set;
       if (Object.keys(unset).length > 0) update.$unset = unset;
-      if (Object.keys(update).length === 0) return null;
       // No upsert: a merge into a missing document leaves it missing.
-      return { updateOne: { filter: { _id: op.id }, update, upsert: false } };
+      return { updateOne: { filter: { _id: op.id, ...reflectsNoLaterThan(op.at) }, update, upsert: false } };
     }
     case 'delete':
-      return { deleteOne: { filter: { _id: op.id } } };
+      return { deleteOne: { filter: { _id: op.id, ...reflectsNoLaterThan(op.at) } } };
     case 'deleteWhere':
-      return { deleteMany: { filter: { _ws: { $eq: op.workspaceId }, ...filterQuery(op.where) } } };
+      return {
+        deleteMany: {
+          filter: { _ws: { $eq: op.workspaceId }, ...filterQuery(op.where), ...reflectsNoLaterThan(op.at) },
+        },
+      };
   }
 }
 
-function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperation<CheckpointRow>[] {
+/** Checkpoints only move forwards (`$max`): a late batch cannot move one back. */
+export function checkpointOps(checkpoints: Record<string, number>): AnyBulkWriteOperation<CheckpointRow>[] {
   return Object.entries(checkpoints).map(([name, position]) => {
     if (typeof position !== 'number' || !Number.isFinite(position)) {
       throw new Error(`Invalid checkpoint position for ${name}: ${String(position)}`);
     }
-    return { updateOne: { filter: { _id: name }, update: { $set: { position } }, upsert: true } };
+    return { updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } };
   });
 }
 
@@ -442,13 +479,4 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
     if (!(error instanceof MongoServerError && (error.code === 48 || error.codeName === 'NamespaceExists')))
       throw error;
   }
-}
-
-/** Transactions need a replica set member (`setName`) or a mongos router (`msg: isdbgrid`). */
-
-/** The database named in a `mongodb://` / `mongodb+srv://` URL's path, if any. */
-function dbNameFromUrl(url: string): string | undefined {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return name.length > 0 ? name : undefined;
 }

@@ -1,5 +1,6 @@
-import { Collection, MongoClient, MongoServerError } from 'mongodb';
+import { Collection, MongoServerError } from 'mongodb';
 import { Snapshot, SnapshotStore } from '@app/application/ports';
+import { MongoConnection } from './mongodb-connection';
 
 interface SnapshotRow {
   _id: string;
@@ -10,20 +11,21 @@ interface SnapshotRow {
 }
 
 /**
- * Aggregate snapshots in MongoDB (collection `snapshots`, beside the read models). The state is
+ * Aggregate snapshots in MongoDB (collection `snapshots` of the connection's database, beside the
+ * read models). The state is
  * kept as a JSON string: aggregate states may hold keys MongoDB does not accept in documents
  * (dots, a leading `$`), and nothing queries inside them.
  */
 export class MongoSnapshotStore implements SnapshotStore {
-  private constructor(
-    private readonly client: MongoClient,
-    private readonly snapshots: Collection<SnapshotRow>,
-  ) {}
+  private readonly snapshots: Collection<SnapshotRow>;
 
-  static async connect(url: string, dbName?: string): Promise<MongoSnapshotStore> {
-    const client = new MongoClient(url);
-    await client.connect();
-    return new MongoSnapshotStore(client, client.db(dbName).collection<SnapshotRow>('snapshots'));
+  /** The store closes the connection (its handle) with itself. */
+  constructor(private readonly connection: MongoConnection) {
+    this.snapshots = connection.db().collection<SnapshotRow>('snapshots');
+  }
+
+  static async connect(connection: MongoConnection): Promise<MongoSnapshotStore> {
+    return new MongoSnapshotStore(connection);
   }
 
   async get(streamId: string): Promise<Snapshot | null> {
@@ -62,6 +64,6 @@ export class MongoSnapshotStore implements SnapshotStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }

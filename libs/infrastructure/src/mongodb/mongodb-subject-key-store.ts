@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Binary, Collection, MongoClient } from 'mongodb';
+import { Binary, Collection } from 'mongodb';
 import { SubjectKeyStore } from '@app/application/ports';
+import { MongoConnection } from './mongodb-connection';
 
 interface KeyRow {
   _id: string;
@@ -14,15 +15,21 @@ interface KeyRow {
  * database out of backups that outlive an erasure request, or erasure does not reach them.
  */
 export class MongoSubjectKeyStore implements SubjectKeyStore {
-  private constructor(
-    private readonly client: MongoClient,
-    private readonly keys: Collection<KeyRow>,
-  ) {}
+  private readonly keys: Collection<KeyRow>;
 
-  static async connect(url: string, dbName?: string): Promise<MongoSubjectKeyStore> {
-    const client = new MongoClient(url);
-    await client.connect();
-    return new MongoSubjectKeyStore(client, client.db(dbName).collection<KeyRow>('subject_keys'));
+  /**
+   * In database `databaseName` of the connection's deployment (the keys are kept apart from the
+   * read models), else the connection's own. The store closes the connection (its handle) with itself.
+   */
+  constructor(
+    private readonly connection: MongoConnection,
+    databaseName?: string,
+  ) {
+    this.keys = connection.db(databaseName).collection<KeyRow>('subject_keys');
+  }
+
+  static async connect(connection: MongoConnection, databaseName?: string): Promise<MongoSubjectKeyStore> {
+    return new MongoSubjectKeyStore(connection, databaseName);
   }
 
   async getOrCreate(subjectId: string): Promise<Buffer | null> {
@@ -50,6 +57,6 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AnyBulkWriteOperation, ClientSession, Collection, Db, MongoClient, MongoServerError } from 'mongodb';
+import { AnyBulkWriteOperation, ClientSession, Collection, MongoServerError } from 'mongodb';
 import {
   ClaimedDelivery,
   DeliveryAttempt,
@@ -21,7 +21,8 @@ import {
   DeliveryRecord,
   storedAttempt,
 } from '../webhooks/stored-webhook-queue';
-import { inTransaction, supportsTransactions } from './transactions';
+import { MongoConnection } from './mongodb-connection';
+import { inTransaction } from './transactions';
 
 interface FanoutDoc {
   _id: string;
@@ -47,7 +48,10 @@ interface DeliveryDoc extends DeliveryRecord {
 }
 
 interface AttemptDoc extends AttemptRecord<boolean> {
-  _id: number;
+  /** `<webhook id>:<seq>`; a number (the seq) on attempts stored when one counter served every subscription. */
+  _id: string | number;
+  /** The list order within the subscription (StoredAttempt.seq). */
+  seq: number;
 }
 
 /** One document per subscription, rewritten in place; fields are absent until first set. */
@@ -64,13 +68,17 @@ interface TelemetryDoc {
   reset_generation?: number;
 }
 
+/** A subscription's attempt counter (`attempts:<webhook id>`), or the one counter of older releases (`attempts`). */
 interface CounterDoc {
   _id: string;
   seq: number;
 }
 
+/** The counter every subscription shared in older releases; read only, to number new attempts after its own. */
+const LEGACY_ATTEMPT_COUNTER = 'attempts';
+const attemptCounterOf = (webhookId: string) => `attempts:${webhookId}`;
+
 const FANOUT = 'fanout';
-const DEFAULT_DB = 'workspace_operations';
 
 /**
  * The webhook queue of the scaled deployment, in MongoDB: every API/worker process shares it.
@@ -86,6 +94,9 @@ const DEFAULT_DB = 'workspace_operations';
  *   documents that carry this claim's token. The claim moves `next_attempt_at` to the end of the
  *   lease, which makes an abandoned claim due again by itself.
  * - Settling is guarded by the claim token; the settlements of a batch share one transaction.
+ *   That transaction writes only documents of the batch's own deliveries and subscriptions (their
+ *   telemetry and attempt counter): settles of other subscriptions, in any process, never touch
+ *   the same document, so they do not conflict.
  */
 export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueue {
   private readonly fanout: Collection<FanoutDoc>;
@@ -94,13 +105,16 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   private readonly attempts: Collection<AttemptDoc>;
   private readonly counters: Collection<CounterDoc>;
   private readonly telemetry: Collection<TelemetryDoc>;
+  /** Where new subscription counters start: above every attempt numbered by the legacy counter. */
+  private attemptBase: Promise<number> | null = null;
 
+  /** In the connection's database; the queue closes the connection (its handle) with itself. */
   constructor(
-    private readonly client: MongoClient,
-    db: Db,
+    private readonly connection: MongoConnection,
     private readonly transactions: boolean,
   ) {
     super();
+    const db = connection.db();
     this.fanout = db.collection<FanoutDoc>('webhook_fanout');
     this.routes = db.collection<RouteDoc>('webhook_routes');
     this.deliveries = db.collection<DeliveryDoc>('webhook_deliveries');
@@ -109,15 +123,11 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     this.telemetry = db.collection<TelemetryDoc>('webhook_telemetry');
   }
 
-  static async connect(url: string, dbName?: string): Promise<MongoWebhookQueue> {
-    const client = new MongoClient(url, { ignoreUndefined: true });
-    await client.connect();
+  static async connect(connection: MongoConnection): Promise<MongoWebhookQueue> {
     try {
-      const db = client.db(dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB);
-      const transactions = await supportsTransactions(db);
-      return new MongoWebhookQueue(client, db, transactions);
+      return new MongoWebhookQueue(connection, await connection.transactions());
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       throw error;
     }
   }
@@ -131,7 +141,16 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
       { lease_owner: 1 },
       { name: 'claimed', partialFilterExpression: { lease_owner: { $type: 'string' } } },
     );
-    await this.attempts.createIndex({ webhook_id: 1, _id: -1 }, { name: 'by_webhook' });
+    // Attempts numbered by the legacy counter get their seq field (their _id) before the index
+    // that lists by it. An older process of a rolling deploy may still add such attempts: the
+    // next start numbers them too.
+    if ((await this.legacyAttemptBase()) > 0) {
+      await this.attempts.updateMany({ seq: { $exists: false } }, [{ $set: { seq: '$_id' } }]);
+    }
+    await this.attempts.createIndex({ webhook_id: 1, seq: -1 }, { name: 'by_webhook_seq' });
+    await this.attempts.dropIndex('by_webhook').catch((error: { codeName?: string }) => {
+      if (error?.codeName !== 'IndexNotFound') throw error;
+    });
     await this.attempts.createIndex({ attempted_at: 1 }, { name: 'by_time' });
   }
 
@@ -169,7 +188,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async commitFanout(owner: string, batch: FanoutBatch): Promise<void> {
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       if (this.transactions) {
         const current = await this.fanout.findOne({ _id: FANOUT }, { session });
         if (current?.owner !== owner) throw new FanoutLeaseLostError(owner);
@@ -187,6 +206,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
         await this.routes.deleteMany({ _id: { $in: ids } }, { session });
         await this.deliveries.deleteMany({ webhook_id: { $in: ids } }, { session });
         await this.attempts.deleteMany({ webhook_id: { $in: ids } }, { session });
+        await this.counters.deleteMany({ _id: { $in: ids.map(attemptCounterOf) } }, { session });
         await this.telemetry.deleteMany({ _id: { $in: ids } }, { session });
       }
       for (const reset of batch.resetFailures ?? []) await this.applyReset(reset.webhookId, reset.generation, session);
@@ -259,7 +279,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     if (requests.length === 0) return { settled: [], telemetry: [] };
     let settled: boolean[] = [];
     let telemetry: TelemetryChange[] = [];
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       settled = []; // withTransaction may run this again
       telemetry = [];
       const attempts: DeliveryAttempt[] = [];
@@ -389,7 +409,7 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
-    await inTransaction(this.client, this.transactions, async (session) => {
+    await inTransaction(this.connection.client, this.transactions, async (session) => {
       await this.insertAttempts([attempt], session);
       await this.telemetry.updateOne(
         { _id: attempt.webhookId },
@@ -418,42 +438,69 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     }));
   }
 
-  /** The log is ordered by a counter (one `$inc` reserves a range), so pages are stable whatever the clocks say. */
+  /**
+   * The log is ordered per subscription by a counter of its own (one update reserves a range), so
+   * pages are stable whatever the clocks say, and settles of different subscriptions share no
+   * counter document (one counter for all made every settle of every process conflict on it).
+   */
   private async insertAttempts(attempts: readonly DeliveryAttempt[], session?: ClientSession): Promise<void> {
-    const counter = await this.counters.findOneAndUpdate(
-      { _id: 'attempts' },
-      { $inc: { seq: attempts.length } },
-      { upsert: true, returnDocument: 'after', session },
-    );
-    const first = counter!.seq - attempts.length + 1;
-    await this.attempts.insertMany(
-      attempts.map((attempt, i) => ({
-        _id: first + i,
-        delivery_id: attempt.deliveryId,
-        webhook_id: attempt.webhookId,
-        workspace_id: attempt.workspaceId,
-        event_type: attempt.eventType,
-        attempt: attempt.attempt,
-        attempted_at: attempt.attemptedAt,
-        duration_ms: attempt.durationMs,
-        succeeded: attempt.succeeded,
-        response_status: attempt.responseStatus,
-        response_body: attempt.responseBody,
-        error: attempt.error,
-        next_attempt_at: attempt.nextAttemptAt,
-      })),
-      { session, ordered: true },
-    );
+    const base = await this.legacyAttemptBase();
+    const byWebhook = new Map<string, DeliveryAttempt[]>();
+    for (const attempt of attempts) {
+      const own = byWebhook.get(attempt.webhookId);
+      if (own) own.push(attempt);
+      else byWebhook.set(attempt.webhookId, [attempt]);
+    }
+    const docs: AttemptDoc[] = [];
+    for (const [webhookId, own] of byWebhook) {
+      const counter = await this.counters.findOneAndUpdate(
+        { _id: attemptCounterOf(webhookId) },
+        [{ $set: { seq: { $add: [{ $ifNull: ['$seq', base] }, own.length] } } }],
+        { upsert: true, returnDocument: 'after', session },
+      );
+      const first = counter!.seq - own.length + 1;
+      own.forEach((attempt, i) =>
+        docs.push({
+          _id: `${webhookId}:${first + i}`,
+          seq: first + i,
+          delivery_id: attempt.deliveryId,
+          webhook_id: attempt.webhookId,
+          workspace_id: attempt.workspaceId,
+          event_type: attempt.eventType,
+          attempt: attempt.attempt,
+          attempted_at: attempt.attemptedAt,
+          duration_ms: attempt.durationMs,
+          succeeded: attempt.succeeded,
+          response_status: attempt.responseStatus,
+          response_body: attempt.responseBody,
+          error: attempt.error,
+          next_attempt_at: attempt.nextAttemptAt,
+        }),
+      );
+    }
+    await this.attempts.insertMany(docs, { session, ordered: true });
+  }
+
+  /** The last seq the legacy shared counter gave (0 without one), read once per process. */
+  private legacyAttemptBase(): Promise<number> {
+    if (!this.attemptBase) {
+      const read = this.counters.findOne({ _id: LEGACY_ATTEMPT_COUNTER }).then((doc) => doc?.seq ?? 0);
+      this.attemptBase = read;
+      read.catch(() => {
+        if (this.attemptBase === read) this.attemptBase = null;
+      });
+    }
+    return this.attemptBase;
   }
 
   async listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]> {
     if (!(options.limit > 0)) return [];
     const docs = await this.attempts
-      .find({ webhook_id: { $eq: webhookId }, _id: { $lt: options.beforeSeq ?? Number.MAX_SAFE_INTEGER } })
-      .sort({ _id: -1 })
+      .find({ webhook_id: { $eq: webhookId }, seq: { $lt: options.beforeSeq ?? Number.MAX_SAFE_INTEGER } })
+      .sort({ seq: -1 })
       .limit(Math.floor(options.limit))
       .toArray();
-    return docs.map((doc) => storedAttempt(doc._id, doc));
+    return docs.map((doc) => storedAttempt(doc.seq, doc));
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {
@@ -481,16 +528,10 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }
 
 function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
-}
-
-function dbNameFromUrl(url: string): string | undefined {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(url);
-  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return name.length > 0 ? name : undefined;
 }

@@ -74,7 +74,7 @@ export interface SqliteReadModelStoreOptions {
 }
 
 const SAVE_CHECKPOINT =
-  'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
+  'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)';
 const DELETE_CHECKPOINT = 'DELETE FROM checkpoints WHERE name = ?';
 const PARK_DEAD_LETTER = `INSERT OR REPLACE INTO dead_letters (projection, position, event_id, stream_id, event_type, error, first_failed_at, last_failed_at, attempts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;

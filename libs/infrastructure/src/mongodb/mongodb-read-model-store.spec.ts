@@ -1,0 +1,90 @@
+import { AnyBulkWriteOperation, Collection, Db, Document, MongoClient } from 'mongodb';
+import { MongoConnection } from './mongodb-connection';
+import { MongoReadModelStore } from './mongodb-read-model-store';
+
+/** The bulk writes the store sends, per collection, through collections typed as the driver's. */
+function recordingStore() {
+  const writes = new Map<string, AnyBulkWriteOperation<Document>[]>();
+  const collection = (name: string) => {
+    const fake: Pick<Collection<Document>, 'bulkWrite' | 'createIndex' | 'dropIndex'> = {
+      bulkWrite: async (models) => {
+        writes.set(name, [...(writes.get(name) ?? []), ...models]);
+        return {} as Awaited<ReturnType<Collection['bulkWrite']>>;
+      },
+      createIndex: async () => 'index',
+      dropIndex: async () => ({}),
+    };
+    return fake as Collection<Document>;
+  };
+  const db: Pick<Db, 'collection' | 'listCollections'> = {
+    collection: collection as Db['collection'],
+    listCollections: ((filter: { name: string }) => ({
+      toArray: async () => [{ name: filter.name }],
+    })) as unknown as Db['listCollections'],
+  };
+  const client = { db: () => db } as unknown as MongoClient;
+  const store = new MongoReadModelStore(MongoConnection.over(client, 'ops'), false);
+  return { store, writes };
+}
+
+describe('MongoReadModelStore writes', () => {
+  it('moves checkpoints with $max, so a late batch cannot move one back', async () => {
+    const { store, writes } = recordingStore();
+    await store.apply([], { jobs: 12 });
+    expect(writes.get('_checkpoints')).toEqual([
+      { updateOne: { filter: { _id: 'jobs' }, update: { $max: { position: 12 } }, upsert: true } },
+    ]);
+  });
+
+  it('guards every write stamped with its position against documents that reflect a later event', async () => {
+    const { store, writes } = recordingStore();
+    await store.init([{ name: 'jobs' }]);
+    await store.apply(
+      [
+        { op: 'put', collection: 'jobs', id: 'j1', workspaceId: 'w', seq: 3, version: 1, doc: { s: 'a' }, at: 7 },
+        { op: 'merge', collection: 'jobs', id: 'j2', set: { s: 'b', gone: undefined }, at: 7 },
+        { op: 'delete', collection: 'jobs', id: 'j3', at: 7 },
+        { op: 'deleteWhere', collection: 'jobs', workspaceId: 'w', where: { s: 'c' }, at: 7 },
+      ],
+      { jobs: 7 },
+    );
+    const notLater = { _at: { $not: { $gt: 7 } } };
+    expect(writes.get('rm_jobs')).toEqual([
+      {
+        updateOne: {
+          filter: { _id: 'j1' },
+          update: [
+            {
+              $replaceWith: {
+                $cond: [
+                  { $gt: ['$_at', 7] },
+                  '$$ROOT',
+                  { $literal: { _id: 'j1', s: 'a', _ws: 'w', _seq: 3, _v: 1, _at: 7 } },
+                ],
+              },
+            },
+          ],
+          upsert: true,
+        },
+      },
+      {
+        updateOne: {
+          filter: { _id: 'j2', ...notLater },
+          update: { $set: { s: 'b', _at: 7 }, $unset: { gone: '' } },
+          upsert: false,
+        },
+      },
+      { deleteOne: { filter: { _id: 'j3', ...notLater } } },
+      { deleteMany: { filter: { _ws: { $eq: 'w' }, s: { $eq: 'c' }, ...notLater } } },
+    ]);
+  });
+
+  it('writes an op without a position as it is', async () => {
+    const { store, writes } = recordingStore();
+    await store.init([{ name: 'jobs' }]);
+    await store.apply([{ op: 'put', collection: 'jobs', id: 'j1', workspaceId: null, seq: 1, doc: {} }], {});
+    expect(writes.get('rm_jobs')).toEqual([
+      { replaceOne: { filter: { _id: 'j1' }, replacement: { _ws: null, _seq: 1, _v: 0 }, upsert: true } },
+    ]);
+  });
+});
