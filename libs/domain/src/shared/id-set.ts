@@ -71,6 +71,11 @@ export class IdSet {
     return this.root.flatMap((inner) => inner.flat()).sort();
   }
 
+  /** As JSON: the sorted ids. */
+  toJSON(): string[] {
+    return this.values();
+  }
+
   private replaced(i: number, j: number, leaf: Leaf): Root {
     const inner = this.root[i].slice();
     inner[j] = leaf;
