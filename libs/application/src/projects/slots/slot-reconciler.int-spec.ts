@@ -16,55 +16,14 @@ import {
   workspaceStream,
 } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
-import { AppendResult, EventStore, StreamAppend, WrongExpectedRevisionError } from '../../ports/event-store.port';
+import { WrongExpectedRevisionError } from '../../ports/event-store.port';
 import { ALL_PROJECTORS } from '../../projections/all-projectors';
 import { ProjectionEngine } from '../../projections/projection-engine';
 import { CommandContext } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
+import { OneByOneStore } from './one-by-one-store.spec-helper';
 import { SlotReconciler } from './slot-reconciler';
-
-/**
- * A store without multi-stream transactions, as EventStoreDB 24 is: appendToStreams appends one
- * stream after the other. `cutAfter(n)` makes the next multi-stream write stop after n appends
- * (the process died, or the connection went), leaving that prefix written.
- */
-class OneByOneStore implements EventStore {
-  readonly atomicMultiStream = false;
-  private cut: number | null = null;
-  constructor(private readonly inner: SqliteEventStore) {}
-  cutAfter(n: number) {
-    this.cut = n;
-  }
-  appendToStream(...args: Parameters<EventStore['appendToStream']>) {
-    return this.inner.appendToStream(...args);
-  }
-  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
-    const cut = this.cut;
-    this.cut = null;
-    const results: AppendResult[] = [];
-    for (const [i, { streamId, events, expectedRevision }] of appends.entries()) {
-      if (cut !== null && i === cut) throw new Error('connection lost part way');
-      results.push(await this.inner.appendToStream(streamId, events, { expectedRevision }));
-    }
-    return results;
-  }
-  readStream(...args: Parameters<EventStore['readStream']>) {
-    return this.inner.readStream(...args);
-  }
-  readAll(...args: Parameters<EventStore['readAll']>) {
-    return this.inner.readAll(...args);
-  }
-  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
-    return this.inner.subscribeToAll(...args);
-  }
-  headPosition() {
-    return this.inner.headPosition();
-  }
-  close() {
-    return this.inner.close();
-  }
-}
 
 const HOUR = 3600_000;
 
