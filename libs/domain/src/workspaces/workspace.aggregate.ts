@@ -106,8 +106,8 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       if (!key) return state;
       return { ...state, apiKeys: new Map(state.apiKeys).set(event.data.key_id, { ...key, active: false }) };
     }
-    // A project reserves and releases at most once (decide sees to it); streams written before it
-    // did may hold a project reserved twice, or released twice: each counts once.
+    // decide never records a project's reservation or release twice; a history that holds one
+    // twice all the same (written by hand, or restored from another store) counts it once.
     case 'workspace.project_slot_reserved':
       return withSlotHolders(state, state.slotHolders.add(event.data.project_id));
     case 'workspace.project_slot_released':

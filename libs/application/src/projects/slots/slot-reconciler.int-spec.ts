@@ -292,8 +292,8 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
 
   it('ledger documents whose repair decides nothing do not hold the others up', async () => {
     await createProject('prj_live');
-    // A reservation recorded again for a project that has one (a history written before
-    // reservations were idempotent): its ledger document stays, and nothing is to be done for it.
+    // A reservation recorded again for a project that has one, written to the store directly (the
+    // workspace would decide nothing): its ledger document stays, and nothing is to be done for it.
     await store.appendToStream(
       workspaceStream(ws),
       [
