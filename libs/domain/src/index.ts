@@ -1,7 +1,6 @@
 export * from './shared/actor';
 export * from './shared/decider';
 export * from './shared/domain-error';
-export * from './shared/id-set';
 export * from './shared/iso-date';
 export * from './shared/status';
 export * from './shared/common.values';

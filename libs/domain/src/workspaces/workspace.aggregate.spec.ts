@@ -118,6 +118,34 @@ describe('Workspace aggregate', () => {
       expect(state.projectSlots).toBe(2);
       expect(workspaceDecider.decide({ type: 'ReserveProjectSlot', projectId: 'p3' }, restored)).toEqual([]);
     });
+
+    it('is the same state however its slot holders came and went: folded, or restored from a snapshot', () => {
+      const ids = Array.from({ length: 40 }, (_, i) => `p${i}`);
+      const fold = (history: WorkspaceEvent[]) =>
+        history.reduce(workspaceDecider.evolve, workspaceDecider.initialState());
+      const churned = fold([created(null), ...ids.map(reserved), ...ids.slice(10).reverse().map(released)]);
+      const direct = fold([created(null), ...ids.slice(0, 10).reverse().map(reserved)]);
+      const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
+      expect(churned).toEqual(direct);
+      expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(churned))))).toEqual(direct);
+      expect((toSnapshot(churned) as { slotHolders: string[] }).slotHolders).toEqual([...ids.slice(0, 10)].sort());
+    });
+
+    it('leaves the states it was folded from untouched, and folds an event that changes nothing to the same state', () => {
+      const before = [created(null), reserved('p1'), reserved('p2')].reduce(
+        workspaceDecider.evolve,
+        workspaceDecider.initialState(),
+      );
+      const after = workspaceDecider.evolve(workspaceDecider.evolve(before, reserved('p3')), released('p1'));
+      expect([before.slotHolders.has('p1'), before.slotHolders.has('p3'), before.projectSlots]).toEqual([
+        true,
+        false,
+        2,
+      ]);
+      expect([after.slotHolders.has('p1'), after.slotHolders.has('p3'), after.projectSlots]).toEqual([false, true, 2]);
+      expect(workspaceDecider.evolve(before, reserved('p1'))).toBe(before);
+      expect(workspaceDecider.evolve(before, released('p9'))).toBe(before);
+    });
   });
 
   describe('API keys', () => {

@@ -1,7 +1,7 @@
+import { Set as ImmutableSet } from 'immutable';
 import { Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
-import { IdSet } from '../shared/id-set';
 import { ApiKeyScope, MemberRole, Plan, WorkspaceEvent } from './workspace.events';
 
 export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;
@@ -19,9 +19,12 @@ export interface WorkspaceState {
    * project id, derived from the Idempotency-Key) must not take a second slot. A retried release
    * must not give one back twice either. Its size is the number of live projects (bounded by the
    * plan's limit where there is one), not the length of the stream: churn leaves it as small as
-   * it was. An immutable hash trie (IdSet), so a fold stays linear; a snapshot stores the ids.
+   * it was. A persistent set (Immutable.js), because a state must never be changed in place (a
+   * command decided on it may be thrown away) and copying a plain `Set` per event would make a
+   * fold quadratic in its size: an event copies a short path of the set's trie, so a fold stays
+   * linear. A snapshot stores the ids, sorted.
    */
-  slotHolders: IdSet;
+  slotHolders: ImmutableSet<string>;
   /** `slotHolders.size`: the slots held. */
   projectSlots: number;
   apiKeys: Map<string, { scope: ApiKeyScope; active: boolean }>;
@@ -59,7 +62,7 @@ const initialState = (): WorkspaceState => ({
   id: null,
   plan: null,
   projectLimit: null,
-  slotHolders: IdSet.empty,
+  slotHolders: ImmutableSet<string>(),
   projectSlots: 0,
   apiKeys: new Map(),
   members: new Map(),
@@ -117,7 +120,8 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
   }
 }
 
-function withSlotHolders(state: WorkspaceState, slotHolders: IdSet): WorkspaceState {
+/** `state` itself when the set is unchanged (Immutable.js answers the very same set then). */
+function withSlotHolders(state: WorkspaceState, slotHolders: ImmutableSet<string>): WorkspaceState {
   return slotHolders === state.slotHolders ? state : { ...state, slotHolders, projectSlots: slotHolders.size };
 }
 
@@ -241,13 +245,13 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
     version: 3,
     toSnapshot: (state): StoredWorkspace => ({
       ...state,
-      slotHolders: state.slotHolders.values(),
+      slotHolders: state.slotHolders.toArray().sort(),
       apiKeys: [...state.apiKeys],
       members: [...state.members],
     }),
     fromSnapshot: (stored) => {
       const s = stored as StoredWorkspace;
-      const slotHolders = IdSet.of(s.slotHolders);
+      const slotHolders = ImmutableSet(s.slotHolders);
       return {
         ...s,
         slotHolders,

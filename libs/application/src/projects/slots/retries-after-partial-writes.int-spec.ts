@@ -116,7 +116,7 @@ describe('retries of creates and deletes that stopped part way, on a store witho
 
       expect((await project(id)).status).toBe('live');
       expect((await workspace()).projectSlots).toBe(1);
-      expect((await workspace()).slotHolders.values()).toEqual([id]);
+      expect((await workspace()).slotHolders.toArray()).toEqual([id]);
       await nothingLeftToRepair();
       expect((await workspace()).projectSlots).toBe(1);
     });
@@ -134,7 +134,7 @@ describe('retries of creates and deletes that stopped part way, on a store witho
 
       for (const id of ids) expect((await project(id)).status).toBe('live');
       expect((await workspace()).projectSlots).toBe(5);
-      expect((await workspace()).slotHolders.values()).toEqual([...ids].sort());
+      expect((await workspace()).slotHolders.toArray().sort()).toEqual([...ids].sort());
       await nothingLeftToRepair();
     });
 
