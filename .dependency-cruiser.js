@@ -3,16 +3,24 @@
  * domain <- application <- infrastructure / apps. Drivers and frameworks stay out of the core.
  */
 const DRIVERS = '^(better-sqlite3|mongodb|@eventstore/db-client|ioredis|redis|fastify|undici)';
+/**
+ * The one package the domain may use: Immutable.js, pure data structures with no dependencies and
+ * no I/O, for aggregate states that must never be changed in place (the workspace's slot holders).
+ * By its entry point only.
+ */
+const DOMAIN_LIBRARIES = '(^|/)node_modules/immutable/dist/immutable\\.js$';
 /** The frameworks whose files below their entry point are internal (see no-dependency-internals). */
 const INTERNALS_OF = '(@nestjs/[^/]+|class-validator|class-transformer)';
 module.exports = {
   forbidden: [
     {
       name: 'domain-is-pure',
-      comment: 'The domain knows nothing of NestJS, HTTP, databases or the other layers.',
+      comment:
+        'The domain knows nothing of NestJS, HTTP, databases or the other layers; of npm packages it ' +
+        'uses only the pure data structures of DOMAIN_LIBRARIES.',
       severity: 'error',
       from: { path: '^libs/domain' },
-      to: { pathNot: ['^libs/domain', '^node_modules/@types/node'], dependencyTypesNot: ['core'] },
+      to: { pathNot: ['^libs/domain', '^node_modules/@types/node', DOMAIN_LIBRARIES], dependencyTypesNot: ['core'] },
     },
     {
       name: 'domain-no-io',

@@ -122,7 +122,7 @@ export class CoreModule {
         {
           provide: SlotReconciler,
           useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) =>
-            new SlotReconciler(repository, read, clock),
+            new SlotReconciler(repository, read, clock, { logger: new Logger('SlotReconciler') }),
           inject: [EventSourcedRepository, READ_MODEL_STORE, CLOCK],
         },
         Lifecycle,

@@ -15,6 +15,7 @@ import {
   READ_YOUR_WRITES,
   ReadModelStore,
   ReadYourWrites,
+  REPAIR_KINDS,
   SlotReconciler,
   SNAPSHOT_STORE,
   SnapshotStore,
@@ -23,6 +24,7 @@ import {
 } from '@app/application';
 import { acquireProjectorLock } from '../adapters';
 import { type AppConfig, ConfigError } from '../config';
+import { ServiceMetrics } from '../observability/metrics';
 import { APP_CONFIG } from '../tokens';
 import { waitAtMost } from '../wait-at-most';
 
@@ -69,6 +71,7 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly maintenance: ProjectionMaintenance,
     vault: PersonalDataVault,
     private readonly repository: EventSourcedRepository,
+    private readonly metrics: ServiceMetrics,
   ) {
     // An erasure made by another process reaches this one through the event it recorded.
     engine.onApplied((events) => {
@@ -116,6 +119,11 @@ export class Lifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
       this.sweeping = this.reconciler
         .sweep()
         .then((done) => {
+          for (const kind of REPAIR_KINDS) {
+            const { done: repaired, failed } = done.repairs[kind];
+            if (repaired > 0) this.metrics.slotRepairs.inc({ kind, outcome: 'done' }, repaired);
+            if (failed > 0) this.metrics.slotRepairs.inc({ kind, outcome: 'failed' }, failed);
+          }
           if (done.abandoned + done.released + done.jobsDeleted > 0)
             this.logger.warn(`Slot reconciler repaired ${JSON.stringify(done)}`);
         })

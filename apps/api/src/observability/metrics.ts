@@ -74,6 +74,14 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** Counted after each sweep of the slot reconciler (core/lifecycle.ts); none on the embedded store. */
+  readonly slotRepairs = new Counter({
+    name: 'slot_reconciler_repairs_total',
+    help: 'Repairs of writes that stopped part way on EventStoreDB, by kind (abandoned_creation, unfinished_deletion, late_job) and outcome (done, failed)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -125,7 +125,7 @@ describe('StreamLoader: loading long streams', () => {
 
   it('ignores a snapshot of another state shape, or of another history, and folds the events instead', async () => {
     const real = await truth();
-    const wrong = { ...(workspaceDecider.snapshot!.toSnapshot(real) as object), projectSlots: 999_999 };
+    const wrong = { ...(workspaceDecider.snapshot!.toSnapshot(real) as object), slotHolders: ['p0'], projectSlots: 1 };
     for (const snapshot of [
       {
         streamId: stream,

@@ -12,6 +12,10 @@ const reserved = (projectId: string): WorkspaceEvent => ({
   type: 'workspace.project_slot_reserved',
   data: { workspace_id: 'ws1', project_id: projectId },
 });
+const released = (projectId: string): WorkspaceEvent => ({
+  type: 'workspace.project_slot_released',
+  data: { workspace_id: 'ws1', project_id: projectId },
+});
 
 describe('Workspace aggregate', () => {
   it('is created once', () => {
@@ -59,10 +63,7 @@ describe('Workspace aggregate', () => {
     });
 
     it('frees a slot when a project is released, and never limits an unlimited workspace', () => {
-      given(created(1), reserved('p1'), {
-        type: 'workspace.project_slot_released',
-        data: { workspace_id: 'ws1', project_id: 'p1' },
-      })
+      given(created(1), reserved('p1'), released('p1'))
         .when({ type: 'ReserveProjectSlot', projectId: 'p2' })
         .then([reserved('p2')]);
       given(created(null), reserved('a'), reserved('b'), reserved('c'))
@@ -79,18 +80,71 @@ describe('Workspace aggregate', () => {
         .thenFails(PROJECT_LIMIT_REACHED);
     });
 
-    it('never releases below zero (a project reserves and releases once: its own stream sees to it)', () => {
+    it('releases only a project holding a slot', () => {
       given(created(1)).when({ type: 'ReleaseProjectSlot', projectId: 'p1' }).thenNothing();
+      given(created(2), reserved('p1')).when({ type: 'ReleaseProjectSlot', projectId: 'p2' }).thenNothing();
+      given(created(2), reserved('p1'), released('p1'))
+        .when({ type: 'ReleaseProjectSlot', projectId: 'p1' })
+        .thenNothing();
+      given(created(2), reserved('p1'), reserved('p2'))
+        .when({ type: 'ReleaseProjectSlot', projectId: 'p2' })
+        .then([released('p2')]);
+    });
+
+    it('a project holding a slot takes no second one (a retried create), even at the limit', () => {
+      given(created(2), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenNothing();
+      given(created(1), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenNothing();
+      given(created(null), reserved('p1')).when({ type: 'ReserveProjectSlot', projectId: 'p1' }).thenNothing();
+    });
+
+    it('counts each project once in a history that reserved or released it twice', () => {
+      given(created(2), reserved('p1'), reserved('p1'), reserved('p2'))
+        .when({ type: 'ReserveProjectSlot', projectId: 'p3' })
+        .thenFails(PROJECT_LIMIT_REACHED);
+      given(created(2), reserved('p1'), reserved('p1'), reserved('p2'), released('p2'))
+        .when({ type: 'ReserveProjectSlot', projectId: 'p3' })
+        .then([reserved('p3')]);
+      given(created(2), reserved('p1'), released('p1'), released('p1'), reserved('p2'), reserved('p3'))
+        .when({ type: 'ReserveProjectSlot', projectId: 'p4' })
+        .thenFails(PROJECT_LIMIT_REACHED);
     });
 
     it('round-trips its state through a snapshot', () => {
-      const state = [created(3), reserved('p1'), reserved('p2')].reduce(
+      const history = [created(3), reserved('p1'), reserved('p2'), reserved('p3'), released('p2')];
+      const state = history.reduce(workspaceDecider.evolve, workspaceDecider.initialState());
+      const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
+      const restored = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(state))));
+      expect(restored).toEqual(state);
+      expect(state.projectSlots).toBe(2);
+      expect(workspaceDecider.decide({ type: 'ReserveProjectSlot', projectId: 'p3' }, restored)).toEqual([]);
+    });
+
+    it('is the same state however its slot holders came and went: folded, or restored from a snapshot', () => {
+      const ids = Array.from({ length: 40 }, (_, i) => `p${i}`);
+      const fold = (history: WorkspaceEvent[]) =>
+        history.reduce(workspaceDecider.evolve, workspaceDecider.initialState());
+      const churned = fold([created(null), ...ids.map(reserved), ...ids.slice(10).reverse().map(released)]);
+      const direct = fold([created(null), ...ids.slice(0, 10).reverse().map(reserved)]);
+      const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
+      expect(churned).toEqual(direct);
+      expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(churned))))).toEqual(direct);
+      expect((toSnapshot(churned) as { slotHolders: string[] }).slotHolders).toEqual([...ids.slice(0, 10)].sort());
+    });
+
+    it('leaves the states it was folded from untouched, and folds an event that changes nothing to the same state', () => {
+      const before = [created(null), reserved('p1'), reserved('p2')].reduce(
         workspaceDecider.evolve,
         workspaceDecider.initialState(),
       );
-      const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
-      expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(state))))).toEqual(state);
-      expect(state.projectSlots).toBe(2);
+      const after = workspaceDecider.evolve(workspaceDecider.evolve(before, reserved('p3')), released('p1'));
+      expect([before.slotHolders.has('p1'), before.slotHolders.has('p3'), before.projectSlots]).toEqual([
+        true,
+        false,
+        2,
+      ]);
+      expect([after.slotHolders.has('p1'), after.slotHolders.has('p3'), after.projectSlots]).toEqual([false, true, 2]);
+      expect(workspaceDecider.evolve(before, reserved('p1'))).toBe(before);
+      expect(workspaceDecider.evolve(before, released('p9'))).toBe(before);
     });
   });
 

@@ -1,3 +1,4 @@
+import { Set as ImmutableSet } from 'immutable';
 import { Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
 import { conflict, notFound, limitReached } from '../shared/domain-error';
@@ -11,11 +12,20 @@ export interface WorkspaceState {
   plan: Plan | null;
   projectLimit: number | null;
   /**
-   * Slots held: projects reserved and not yet released. A count, not the set of ids: the state
-   * then costs the same at ten projects and at a million. Each project's own stream makes its
-   * reservation and its release happen once: both are appended atomically with the project's
-   * `project.created` / `project.deleted`, whose expected revisions admit only one of each.
+   * The projects holding a slot: reserved and not yet released. The set, not a count, because a
+   * reservation and a release must each happen once per project, and the workspace's stream is
+   * the only record of a reservation whose project was never written: on a store that appends
+   * stream by stream (EventStoreDB) a create can stop between the two, and its retry (the same
+   * project id, derived from the Idempotency-Key) must not take a second slot. A retried release
+   * must not give one back twice either. Its size is the number of live projects (bounded by the
+   * plan's limit where there is one), not the length of the stream: churn leaves it as small as
+   * it was. A persistent set (Immutable.js), because a state must never be changed in place (a
+   * command decided on it may be thrown away) and copying a plain `Set` per event would make a
+   * fold quadratic in its size: an event copies a short path of the set's trie, so a fold stays
+   * linear. A snapshot stores the ids, sorted.
    */
+  slotHolders: ImmutableSet<string>;
+  /** `slotHolders.size`: the slots held. */
   projectSlots: number;
   apiKeys: Map<string, { scope: ApiKeyScope; active: boolean }>;
   /** Members by id; `emailHash` null once erased (an erased member's email may join again). */
@@ -52,6 +62,7 @@ const initialState = (): WorkspaceState => ({
   id: null,
   plan: null,
   projectLimit: null,
+  slotHolders: ImmutableSet<string>(),
   projectSlots: 0,
   apiKeys: new Map(),
   members: new Map(),
@@ -98,13 +109,20 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       if (!key) return state;
       return { ...state, apiKeys: new Map(state.apiKeys).set(event.data.key_id, { ...key, active: false }) };
     }
+    // decide never records a project's reservation or release twice; a history that holds one
+    // twice all the same (written by hand, or restored from another store) counts it once.
     case 'workspace.project_slot_reserved':
-      return { ...state, projectSlots: state.projectSlots + 1 };
+      return withSlotHolders(state, state.slotHolders.add(event.data.project_id));
     case 'workspace.project_slot_released':
-      return { ...state, projectSlots: Math.max(0, state.projectSlots - 1) };
+      return withSlotHolders(state, state.slotHolders.delete(event.data.project_id));
     default:
       return ignoreUnknownEvent(state, event);
   }
+}
+
+/** `state` itself when the set is unchanged (Immutable.js answers the very same set then). */
+function withSlotHolders(state: WorkspaceState, slotHolders: ImmutableSet<string>): WorkspaceState {
+  return slotHolders === state.slotHolders ? state : { ...state, slotHolders, projectSlots: slotHolders.size };
 }
 
 function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEvent[] {
@@ -192,9 +210,10 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
         },
       ];
     }
-    // Exactly once per project: the caller appends these with the project's own creation or
-    // deletion, in one atomic write (see projectSlots).
+    // Once per project (see slotHolders): a project holding a slot already takes no second one,
+    // and one holding none gives none back.
     case 'ReserveProjectSlot': {
+      if (state.slotHolders.has(command.projectId)) return [];
       if (state.projectLimit !== null && state.projectSlots >= state.projectLimit) {
         throw limitReached(PROJECT_LIMIT_REACHED);
       }
@@ -203,14 +222,15 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
       ];
     }
     case 'ReleaseProjectSlot':
-      if (state.projectSlots === 0) return [];
+      if (!state.slotHolders.has(command.projectId)) return [];
       return [
         { type: 'workspace.project_slot_released', data: { workspace_id: workspaceId, project_id: command.projectId } },
       ];
   }
 }
 
-interface StoredWorkspace extends Omit<WorkspaceState, 'apiKeys' | 'members'> {
+interface StoredWorkspace extends Omit<WorkspaceState, 'apiKeys' | 'members' | 'slotHolders'> {
+  slotHolders: string[];
   apiKeys: [string, { scope: ApiKeyScope; active: boolean }][];
   members: [string, { emailHash: string | null; role: MemberRole }][];
 }
@@ -220,11 +240,25 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
   evolve,
   decide,
   snapshot: {
-    version: 2, // 2: project slots as a count (1 held the set of project ids)
-    toSnapshot: (state): StoredWorkspace => ({ ...state, apiKeys: [...state.apiKeys], members: [...state.members] }),
+    // 3: the projects holding slots. A snapshot of another version is not used: the stream is
+    // folded again (a version-2 snapshot had only the count, which cannot say whose slots they are).
+    version: 3,
+    toSnapshot: (state): StoredWorkspace => ({
+      ...state,
+      slotHolders: state.slotHolders.toArray().sort(),
+      apiKeys: [...state.apiKeys],
+      members: [...state.members],
+    }),
     fromSnapshot: (stored) => {
       const s = stored as StoredWorkspace;
-      return { ...s, apiKeys: new Map(s.apiKeys), members: new Map(s.members) };
+      const slotHolders = ImmutableSet(s.slotHolders);
+      return {
+        ...s,
+        slotHolders,
+        projectSlots: slotHolders.size,
+        apiKeys: new Map(s.apiKeys),
+        members: new Map(s.members),
+      };
     },
   },
 };

@@ -19,8 +19,10 @@ import { CreateProjectCommand } from './create-project.command';
  * Creates a project and takes one of its workspace's slots in one write: `project.created` on the
  * project's stream (expected: no stream) and `workspace.project_slot_reserved` on the workspace's,
  * atomically on the embedded store. A failure anywhere leaves neither; a project that already
- * exists (a retry) takes no second slot. On EventStoreDB the reservation is appended first and
- * the slot reconciler releases one whose project never appeared (docs/decisions.md).
+ * exists (a retry) takes no second slot. On EventStoreDB the reservation is appended first, so a
+ * write can stop after it: the retry (the same project id, from the Idempotency-Key) finds the
+ * slot held by that project already and takes no other; one whose project never appeared is
+ * released by the slot reconciler (docs/decisions.md).
  *
  * Creates in one workspace are queued on its stream and decided together: one append for all.
  */

@@ -61,6 +61,27 @@ describe('DeleteProjectHandler (embedded event store)', () => {
     await spec.whenRefused(() => remove(), 'not_found', PROJECT_NOT_FOUND);
   });
 
+  it('a deleted project whose cascade stopped part way (a live job, its slot held) is finished, not "not found"', async () => {
+    const projectDeleted = {
+      type: 'project.deleted',
+      data: { id: 'prj_1', workspace_id: 'ws_1', deleted: 1 },
+    } as const;
+    await spec.given(projectStream('prj_1'), projectDeleted);
+    await spec.given(projectJobsStream('prj_1'), {
+      type: 'project.job_added',
+      data: { workspace_id: 'ws_1', project_id: 'prj_1', job_id: 'job_1' },
+    });
+    await spec.given(jobStream('job_1'), given.jobCreated('job_1', 'ws_1', 'prj_1'));
+
+    const { events } = await spec.when(() => remove());
+
+    expect(events.map((e) => [e.streamId, e.type])).toEqual([
+      ['job-job_1', 'job.deleted'],
+      ['workspace-ws_1', 'workspace.project_slot_released'],
+    ]);
+    await spec.whenRefused(() => remove(), 'not_found', PROJECT_NOT_FOUND);
+  });
+
   it('a stale If-Match is refused; a current one deletes', async () => {
     await spec.whenRefused(() => remove({ expectedRevision: 3 }), 'precondition_failed', STALE_IF_MATCH);
 

@@ -17,7 +17,12 @@ import { DeleteProjectCommand } from './delete-project.command';
  * read models show from before that stream existed.
  *
  * Queued on the workspace's stream with its creates. On EventStoreDB the project and its jobs are
- * deleted first and the slot released last; the reconciler finishes a delete interrupted between.
+ * deleted first and the slot released last, so a write can stop between the two. A DELETE decided
+ * again then (the repository's retry after a conflict, or the client's retry after an error) finds
+ * the project deleted by its own first part: it finishes the cascade (the jobs still live, the slot
+ * still held) and succeeds. A project deleted with nothing left to finish is not found, as any
+ * deleted project is. With If-Match, only the revision the project was deleted at is a retry of
+ * that deletion. The reconciler finishes a cascade no retry came back for.
  */
 @CommandHandler(DeleteProjectCommand)
 export class DeleteProjectHandler implements ICommandHandler<DeleteProjectCommand> {
@@ -34,8 +39,15 @@ export class DeleteProjectHandler implements ICommandHandler<DeleteProjectComman
     const workspace = workspaceStream(workspaceId);
     await this.repository.transact(workspace, context, async (unit) => {
       const stream = projectStream(projectId);
-      const { state } = await unit.load(projectDecider, stream);
+      const { state, revision } = await unit.load(projectDecider, stream);
       // A project the caller cannot see is a 404 before any If-Match is looked at.
+      if (state.status === 'deleted' && ownedBy(state.workspaceId, context)) {
+        // `project.deleted` is the stream's last event: a retry's If-Match names the one before.
+        if (expectedRevision !== undefined && expectedRevision !== revision - 1) throw notFound(PROJECT_NOT_FOUND);
+        const finished = await cascadeProjectDeletion(unit, workspaceId, projectId, projected, now);
+        if (finished.jobsDeleted === 0 && !finished.released) throw notFound(PROJECT_NOT_FOUND);
+        return;
+      }
       if (state.status !== 'live' || !ownedBy(state.workspaceId, context)) throw notFound(PROJECT_NOT_FOUND);
       await unit.decide(projectDecider, stream, { type: 'DeleteProject', now }, { expectedRevision, order: 'first' });
       await cascadeProjectDeletion(unit, workspaceId, projectId, projected, now);

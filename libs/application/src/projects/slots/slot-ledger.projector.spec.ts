@@ -1,4 +1,4 @@
-import { projectStream, workspaceStream } from '@app/domain';
+import { jobStream, projectStream, workspaceStream } from '@app/domain';
 import { projectorSpec, T0 } from '../../projections/projector.spec-helper';
 import { given } from '../../shared/handler.spec-helper';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING, slotLedgerProjector } from './slot-ledger.projector';
@@ -78,6 +78,20 @@ describe('slot ledger projector: given events -> pending and held slots, deleted
     );
 
     await projection.expectDocuments({ [DELETED_PROJECTS]: [deletedProject('prj_1', 2)] });
+  });
+
+  it('a job created after its project was deleted marks the deleted project with its position; one created before does not', async () => {
+    await projection.given(
+      record(workspaceStream('ws_1'), reserved('ws_1', 'prj_1')),
+      record(projectStream('prj_1'), created('prj_1', 'ws_1')),
+      record(jobStream('job_1'), given.jobCreated('job_1', 'ws_1', 'prj_1')),
+      record(projectStream('prj_1'), deleted('prj_1', 'ws_1')),
+      record(workspaceStream('ws_1'), released('ws_1', 'prj_1')),
+      record(jobStream('job_2'), given.jobCreated('job_2', 'ws_1', 'prj_1')),
+    );
+
+    const late = deletedProject('prj_1', 4);
+    await projection.expectDocuments({ [DELETED_PROJECTS]: [{ ...late, doc: { ...late.doc, late_job_at: 6 } }] });
   });
 
   it('events of the workspace stream it does not handle write nothing', async () => {

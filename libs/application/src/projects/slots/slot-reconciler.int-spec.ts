@@ -16,61 +16,14 @@ import {
   workspaceStream,
 } from '@app/domain';
 import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
-import { AppendResult, EventStore, StreamAppend, WrongExpectedRevisionError } from '../../ports/event-store.port';
+import { WrongExpectedRevisionError } from '../../ports/event-store.port';
 import { ALL_PROJECTORS } from '../../projections/all-projectors';
 import { ProjectionEngine } from '../../projections/projection-engine';
 import { CommandContext } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
+import { OneByOneStore } from './one-by-one-store.spec-helper';
 import { SlotReconciler } from './slot-reconciler';
-
-/**
- * A store without multi-stream transactions, as EventStoreDB 24 is: appendToStreams appends one
- * stream after the other. `cutAfter(n)` makes the next multi-stream write stop after n appends
- * (the process died, or the connection went), leaving that prefix written.
- */
-class OneByOneStore implements EventStore {
-  readonly atomicMultiStream = false;
-  private cut: number | null = null;
-  constructor(private readonly inner: SqliteEventStore) {}
-  cutAfter(n: number) {
-    this.cut = n;
-  }
-  appendToStream(...args: Parameters<EventStore['appendToStream']>) {
-    return this.inner.appendToStream(...args);
-  }
-  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
-    const cut = this.cut;
-    this.cut = null;
-    const results: AppendResult[] = [];
-    for (const [i, { streamId, events, expectedRevision }] of appends.entries()) {
-      if (cut !== null && i === cut) throw new Error('connection lost part way');
-      results.push(await this.inner.appendToStream(streamId, events, { expectedRevision }));
-    }
-    return results;
-  }
-  readStream(...args: Parameters<EventStore['readStream']>) {
-    return this.inner.readStream(...args);
-  }
-  readAll(...args: Parameters<EventStore['readAll']>) {
-    return this.inner.readAll(...args);
-  }
-  readAt(...args: Parameters<EventStore['readAt']>) {
-    return this.inner.readAt(...args);
-  }
-  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>) {
-    return this.inner.subscribeToAll(...args);
-  }
-  headPosition() {
-    return this.inner.headPosition();
-  }
-  identity() {
-    return this.inner.identity();
-  }
-  close() {
-    return this.inner.close();
-  }
-}
 
 const HOUR = 3600_000;
 
@@ -144,13 +97,13 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(1);
 
     const reconciler = new SlotReconciler(repository, read, clock, { graceMs: 60_000 });
-    expect(await reconciler.sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 }); // too recent to judge
+    expect(await reconciler.sweep()).toMatchObject({ abandoned: 0, released: 0, jobsDeleted: 0 }); // too recent to judge
     now += HOUR;
-    expect(await reconciler.sweep()).toEqual({ abandoned: 1, released: 1, jobsDeleted: 0 });
+    expect(await reconciler.sweep()).toMatchObject({ abandoned: 1, released: 1, jobsDeleted: 0 });
     await settle();
     expect(await slots()).toBe(0);
     expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(0);
-    expect(await reconciler.sweep()).toEqual({ abandoned: 0, released: 0, jobsDeleted: 0 });
+    expect(await reconciler.sweep()).toMatchObject({ abandoned: 0, released: 0, jobsDeleted: 0 });
 
     // The create that was cut off, arriving at last: its stream is taken.
     const late = store.appendToStream(
@@ -244,10 +197,127 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     expect(await read.find(SLOTS_HELD_BY_DELETED, { limit: 10 })).toHaveLength(0);
     expect(await read.find(DELETED_PROJECTS, { limit: 10 })).toHaveLength(1);
     now += HOUR;
-    expect(await new SlotReconciler(repository, read, clock).sweep()).toEqual({
+    expect(await new SlotReconciler(repository, read, clock).sweep()).toMatchObject({
       abandoned: 0,
       released: 0,
       jobsDeleted: 0,
     });
+  });
+
+  const deleteWhole = (id: string) =>
+    repository.transact(workspaceStream(ws), context, async (unit) => {
+      await unit.decide(projectDecider, projectStream(id), { type: 'DeleteProject', now }, { order: 'first' });
+      await unit.decide(
+        workspaceDecider,
+        workspaceStream(ws),
+        { type: 'ReleaseProjectSlot', projectId: id },
+        { order: 'last' },
+      );
+    });
+
+  it('a job created in a project after its deletion is deleted, however long the projector was down', async () => {
+    await createProject('prj_gone');
+    await deleteWhole('prj_gone');
+    await settle();
+    await engine.stop(); // the projector is down
+
+    // A job create whose check of the project passed before the deletion was written lands after
+    // it: its place in the project's job list first, then the job.
+    const job = 'job_late';
+    const [added] = projectJobsDecider.decide(
+      { type: 'AddJob', workspaceId: ws, projectId: 'prj_gone', jobId: job },
+      projectJobsDecider.initialState(),
+    );
+    const created = jobDecider.decide(
+      {
+        type: 'CreateJob',
+        id: job,
+        workspaceId: ws,
+        projectId: 'prj_gone',
+        input: { name: 'Survey', type: 'wind_turbine', job_pattern: 'one_time', start_date: '2030-01-02' },
+        now,
+      },
+      jobDecider.initialState(),
+    );
+    await store.appendToStreams([
+      {
+        streamId: projectJobsStream('prj_gone'),
+        events: [repository.envelope(added, context)],
+        expectedRevision: 'no_stream',
+      },
+      {
+        streamId: jobStream(job),
+        events: created.map((event) => repository.envelope(event, context)),
+        expectedRevision: 'no_stream',
+      },
+    ]);
+
+    now += 6 * HOUR; // far past any window measured from the deletion
+    engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
+    await engine.start();
+    await settle();
+
+    const reconciler = new SlotReconciler(repository, read, clock);
+    expect(await reconciler.sweep()).toMatchObject({ jobsDeleted: 1, repairs: { late_job: { done: 1, failed: 0 } } });
+    expect((await repository.load(jobDecider, jobStream(job))).state.status).toBe('deleted');
+    expect(await reconciler.sweep()).toMatchObject({ jobsDeleted: 0 });
+  });
+
+  it('one repair that fails does not stop the others; it is counted, and done by a later sweep', async () => {
+    for (const id of ['prj_a', 'prj_b']) {
+      await slots(); // what the cut write left, read (a stale held state would conflict before the cut)
+      store.cutAfter(1);
+      await expect(createProject(id)).rejects.toThrow('connection lost');
+    }
+    await settle();
+    now += HOUR;
+    const warnings: string[] = [];
+    const reconciler = new SlotReconciler(repository, read, clock, { logger: { warn: (m) => warnings.push(m) } });
+
+    store.failOn(projectStream('prj_a')); // the store refuses the first repair's write
+    expect(await reconciler.sweep()).toMatchObject({
+      released: 1,
+      repairs: { abandoned_creation: { done: 1, failed: 1 } },
+    });
+    expect(warnings).toEqual([expect.stringContaining('abandoned_creation of project prj_a failed')]);
+    expect((await repository.load(projectDecider, projectStream('prj_b'))).state.status).toBe('abandoned');
+
+    store.failOn(projectStream('prj_a'), false);
+    await settle();
+    expect(await reconciler.sweep()).toMatchObject({ abandoned: 1, released: 1 });
+    await settle();
+    expect(await slots()).toBe(0);
+    expect(await read.find(SLOTS_PENDING, { limit: 10 })).toEqual([]);
+  });
+
+  it('ledger documents whose repair decides nothing do not hold the others up', async () => {
+    await createProject('prj_live');
+    // A reservation recorded again for a project that has one, written to the store directly (the
+    // workspace would decide nothing): its ledger document stays, and nothing is to be done for it.
+    await store.appendToStream(
+      workspaceStream(ws),
+      [
+        repository.envelope(
+          { type: 'workspace.project_slot_reserved', data: { workspace_id: ws, project_id: 'prj_live' } },
+          context,
+        ),
+      ],
+      { expectedRevision: 'any' },
+    );
+    await slots();
+    store.cutAfter(1);
+    await expect(createProject('prj_lost')).rejects.toThrow('connection lost');
+    await settle();
+    expect(await read.find(SLOTS_PENDING, { limit: 10 })).toHaveLength(2);
+    now += HOUR;
+
+    const reconciler = new SlotReconciler(repository, read, clock, { batch: 1 });
+    let released = 0;
+    for (let sweep = 0; sweep < 3; sweep++) released += (await reconciler.sweep()).released;
+
+    expect(released).toBe(1);
+    expect((await repository.load(projectDecider, projectStream('prj_lost'))).state.status).toBe('abandoned');
+    await settle();
+    expect(await slots()).toBe(1);
   });
 });
