@@ -6,7 +6,7 @@
 # (libs/infrastructure/src/sqlite/sqlite-driver.js), is still installed by `npm ci` (downloaded, or
 # compiled with the -bookworm image's python3/make/g++; if neither works npm skips it) and then
 # pruned, so the runtime image carries the one driver it uses.
-FROM node:24-bookworm AS build
+FROM node:24.21.0-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -16,7 +16,7 @@ COPY libs ./libs
 COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev --omit=optional
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000
