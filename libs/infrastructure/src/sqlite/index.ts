@@ -6,3 +6,4 @@ export * from './sqlite-webhook-queue';
 export * from './sqlite-subject-key-store';
 export * from './sqlite-snapshot-store';
 export * from './sqlite-process-lock';
+export * from './sqlite-backup';
