@@ -24,8 +24,10 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# A named volume mounted on /data starts with this ownership.
-RUN mkdir -p /data && chown node:node /data
+# A named volume mounted on /data starts with this ownership. The operator CLI is the command
+# `workspace-ops` (docker compose exec projector workspace-ops ...; docs/operations.md).
+RUN mkdir -p /data && chown node:node /data \
+ && chmod +x dist/apps/api/src/cli.js && ln -s /app/dist/apps/api/src/cli.js /usr/local/bin/workspace-ops
 USER node
 EXPOSE 3000
 CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]

@@ -141,6 +141,13 @@ describe('docker-compose.yml', () => {
     );
   });
 
+  it('puts the operator CLI on the service image as the workspace-ops command, as package.json names it', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const dockerfile = readFileSync(join(ROOT, 'docker/api.Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`chmod +x ${pkg.bin['workspace-ops']}`);
+    expect(dockerfile).toContain(`ln -s /app/${pkg.bin['workspace-ops']} /usr/local/bin/workspace-ops`);
+  });
+
   it('publishes ports on the proxy alone', () => {
     expect(Object.keys(services).filter((name) => services[name].ports !== undefined)).toEqual(['proxy']);
   });
