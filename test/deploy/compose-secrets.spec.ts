@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,5 +42,30 @@ describe('scripts/compose-secrets.sh', () => {
       new X509Certificate(readFileSync(join(dir, 'docker/certs/tls.crt'))).fingerprint256,
     ];
     expect(after).toEqual(before);
+  });
+
+  it('makes a certificate that Node trusts for localhost and 127.0.0.1 with NODE_EXTRA_CA_CERTS, as the docs use it', async () => {
+    run();
+    const certFile = join(dir, 'docker/certs/tls.crt');
+    const server = createServer(
+      { cert: readFileSync(certFile), key: readFileSync(join(dir, 'docker/certs/tls.key')) },
+      (_request, response) => response.end('ok'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const fetchWith = (env: Record<string, string>, host: string) =>
+      new Promise<string>((resolve) => {
+        const script = `fetch('https://${host}:${port}/').then((r) => r.text()).then(console.log, (e) => console.log(e.cause?.code ?? e.message))`;
+        execFile(process.execPath, ['-e', script], { env: { ...process.env, ...env } }, (_error, stdout) =>
+          resolve(stdout.trim()),
+        );
+      });
+    try {
+      expect(await fetchWith({ NODE_EXTRA_CA_CERTS: certFile }, '127.0.0.1')).toBe('ok');
+      expect(await fetchWith({ NODE_EXTRA_CA_CERTS: certFile }, 'localhost')).toBe('ok');
+      expect(await fetchWith({}, '127.0.0.1')).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    } finally {
+      server.close();
+    }
   });
 });
