@@ -17,8 +17,8 @@ interface Client {
   requestId: string;
 }
 
-/** The built service in the sandbox profile, `PER_MINUTE` requests per client IP, with `env`. */
-async function sandbox(
+/** The built service (sandbox profile unless `env` says otherwise), `PER_MINUTE` requests per client IP. */
+async function behindProxy(
   env: Record<string, string>,
 ): Promise<{ service: ServiceProcess; key: string; keyId: string; workspaceId: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'wos-proxy-'));
@@ -68,9 +68,9 @@ async function requestLines(service: ServiceProcess, requestId: string, count: n
 const alice: Client = { forwardedFor: '203.0.113.10', requestId: 'alice' };
 const bob: Client = { forwardedFor: '198.51.100.20', requestId: 'bob' };
 
-describe('TRUST_PROXY: clients behind one proxy in the sandbox profile', () => {
+describe('TRUST_PROXY: clients behind one proxy', () => {
   it('counts two clients behind a trusted proxy apart, and logs each one’s address with its key and workspace', async () => {
-    const { service, key, keyId, workspaceId, dir } = await sandbox({ TRUST_PROXY: '127.0.0.1' });
+    const { service, key, keyId, workspaceId, dir } = await behindProxy({ TRUST_PROXY: '127.0.0.1' });
     try {
       const aliceStatuses: number[] = [];
       for (let n = 0; n <= PER_MINUTE; n++) aliceStatuses.push(await list(service, key, alice, n));
@@ -92,7 +92,7 @@ describe('TRUST_PROXY: clients behind one proxy in the sandbox profile', () => {
   }, 60_000);
 
   it('takes the client a trusted hop names, not the addresses a client put before it', async () => {
-    const { service, key, dir } = await sandbox({ TRUST_PROXY: '1' });
+    const { service, key, dir } = await behindProxy({ TRUST_PROXY: '1' });
     try {
       // A client that sends its own X-Forwarded-For cannot pick its counter: the proxy appends
       // the address it saw, and only that entry is believed.
@@ -109,8 +109,24 @@ describe('TRUST_PROXY: clients behind one proxy in the sandbox profile', () => {
     }
   }, 60_000);
 
+  it('counts requests without a valid key per forwarded client in production too', async () => {
+    const { service, key, dir } = await behindProxy({ TRUST_PROXY: '127.0.0.1', DEPLOYMENT: 'production' });
+    try {
+      const invalid = 'v1_not_a_key_of_this_service';
+      const statuses: number[] = [];
+      for (let n = 0; n <= PER_MINUTE; n++) statuses.push(await list(service, invalid, alice, n));
+      expect(statuses).toEqual([...Array(PER_MINUTE).fill(403), 429]);
+      // Another client's mistakes are its own; valid keys count per key.
+      expect(await list(service, invalid, bob, 0)).toBe(403);
+      expect(await list(service, key, alice, PER_MINUTE + 1)).toBe(200);
+    } finally {
+      await service.stop('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('ignores X-Forwarded-For when TRUST_PROXY is off: every client counts as the peer it connects from', async () => {
-    const { service, key, dir } = await sandbox({});
+    const { service, key, dir } = await behindProxy({});
     try {
       for (let n = 0; n < PER_MINUTE; n++) expect(await list(service, key, alice, n)).toBe(200);
       // Another X-Forwarded-For from the same peer is the same client: its quota is spent.
