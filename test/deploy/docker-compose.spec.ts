@@ -293,3 +293,19 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(store.environment ?? {}).every((key) => key.startsWith(prefix))).toBe(true);
   });
 });
+
+describe("docker-compose.test.yml (the contract suites' servers)", () => {
+  const test = load(readFileSync(join(ROOT, 'docker-compose.test.yml'), 'utf8')) as {
+    services: Record<string, Service>;
+  };
+
+  it('runs the two servers pinned and health-checked, published on loopback only', () => {
+    expect(Object.keys(test.services).sort()).toEqual(['eventstoredb', 'mongodb']);
+    for (const [name, service] of Object.entries(test.services)) {
+      expect({ name, pinned: isPinned(service.image!) }).toEqual({ name, pinned: true });
+      expect(service.image).toBe(services[name].image);
+      expect(service.healthcheck?.test).toEqual(expect.any(Array));
+      for (const mapping of service.ports ?? []) expect(mapping).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+});
