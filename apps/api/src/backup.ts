@@ -1,12 +1,12 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { backUpSqliteFile } from '@app/infrastructure/sqlite';
+import { backUpEmbeddedStoreFile } from './adapters';
 
 /**
  * `cli backup <directory>`: a copy of DATA_DIR taken while the service runs (docs/operations.md,
- * Backups). Each SQLite file is copied with SQLite's online backup (`backUpSqliteFile`): one
- * consistent state of that file. The other files of DATA_DIR, the keys among them, are copied
- * as they are.
+ * Backups). Each SQLite file is copied with SQLite's online backup
+ * (`backUpEmbeddedStoreFile`): one consistent state of that file. The other files of DATA_DIR,
+ * the keys among them, are copied as they are.
  *
  * Order matters between files: what is derived from the events (read models, the delivery queue,
  * idempotency records) is copied before `events.db`, so the copy never holds a checkpoint or a
@@ -62,7 +62,7 @@ export async function backUpDataDir(dataDir: string, target: string): Promise<Ba
   for (const name of filesToBackUp(dataDir)) {
     const from = join(dataDir, name);
     const to = join(target, name);
-    if (name.endsWith('.db')) await backUpSqliteFile(from, to);
+    if (name.endsWith('.db')) await backUpEmbeddedStoreFile(from, to);
     else copyFileSync(from, to);
     copied.push({ name, bytes: statSync(to).size, how: name.endsWith('.db') ? 'sqlite online backup' : 'copy' });
   }
