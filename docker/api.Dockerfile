@@ -6,7 +6,7 @@
 # (libs/infrastructure/src/sqlite/sqlite-driver.js), is still installed by `npm ci` (downloaded, or
 # compiled with the -bookworm image's python3/make/g++; if neither works npm skips it) and then
 # pruned, so the runtime image carries the one driver it uses.
-FROM node:24-bookworm AS build
+FROM node:24.21.0-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -16,7 +16,7 @@ COPY libs ./libs
 COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev --omit=optional
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000
@@ -24,8 +24,10 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# A named volume mounted on /data starts with this ownership.
-RUN mkdir -p /data && chown node:node /data
+# A named volume mounted on /data starts with this ownership. The operator CLI is the command
+# `workspace-ops` (docker compose exec projector workspace-ops ...; docs/operations.md).
+RUN mkdir -p /data && chown node:node /data \
+ && chmod +x dist/apps/api/src/cli.js && ln -s /app/dist/apps/api/src/cli.js /usr/local/bin/workspace-ops
 USER node
 EXPOSE 3000
 CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]

@@ -31,5 +31,6 @@ const sources = Math.max(
 const entry = join(root, 'dist', 'apps', 'api', 'src', 'main.js');
 if (!existsSync(marker) || !existsSync(entry) || statSync(marker).mtimeMs < sources) {
   process.stderr.write('Building (sources changed since the last build)...\n');
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  // The build's output goes to stderr: stdout is the command's own (an export piped to a file).
+  execSync('npm run build', { cwd: root, stdio: ['ignore', 2, 2] });
 }

@@ -3,7 +3,7 @@ import { eventStoreContract } from './event-store.contract';
 
 /**
  * Runs the EventStore contract against a real EventStoreDB / KurrentDB when EVENTSTOREDB_URL is
- * set (e.g. `docker compose up -d eventstoredb` then
+ * set (e.g. `docker compose -f docker-compose.test.yml up -d eventstoredb` then
  * `EVENTSTOREDB_URL='esdb://localhost:2113?tls=false' npx jest test/contract`). Streams are
  * random per test, so the suite can share a server with anything else.
  */
@@ -16,6 +16,7 @@ if (url) {
   });
 } else {
   describe('EventStore contract: eventstoredb', () => {
-    it.skip('needs a server: set EVENTSTOREDB_URL (docker compose up -d eventstoredb) to run it', () => undefined);
+    it.skip('needs a server: set EVENTSTOREDB_URL (docker compose -f docker-compose.test.yml up -d eventstoredb) to run it', () =>
+      undefined);
   });
 }

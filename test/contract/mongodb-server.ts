@@ -3,7 +3,7 @@ import { MongoClient } from 'mongodb';
 
 /**
  * The MongoDB contract suites run against a real server when MONGODB_URL is set (e.g.
- * `docker compose up -d mongodb` then
+ * `docker compose -f docker-compose.test.yml up -d mongodb` then
  * `MONGODB_URL='mongodb://localhost:27017/?replicaSet=rs0&directConnection=true' npx jest test/contract`),
  * and are skipped, saying how to run them, otherwise.
  *
@@ -13,7 +13,8 @@ export function onMongoDb(name: string, suite: (url: string, dbName: string) => 
   const url = process.env.MONGODB_URL;
   if (!url) {
     describe(`${name}: mongodb`, () => {
-      it.skip('needs a server: set MONGODB_URL (docker compose up -d mongodb) to run it', () => undefined);
+      it.skip('needs a server: set MONGODB_URL (docker compose -f docker-compose.test.yml up -d mongodb) to run it', () =>
+        undefined);
     });
     return;
   }

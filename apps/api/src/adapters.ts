@@ -228,3 +228,9 @@ export function openWebhookTransport(options: {
 }): WebhookTransport {
   return new HttpsWebhookTransport(options);
 }
+
+/** SQLite's online backup of one file of the embedded stores, for `cli backup` (backup.ts). */
+export async function backUpEmbeddedStoreFile(from: string, to: string): Promise<void> {
+  const { backUpSqliteFile } = await import('@app/infrastructure/sqlite');
+  await backUpSqliteFile(from, to);
+}

@@ -4,6 +4,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config';
 import { registerHttpPipeline, requestIdOf } from './http/pipeline';
 import { serviceLogger } from './observability/logger';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
 
@@ -26,6 +27,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Whose X-Forwarded-For names the client in `request.ip` (rate limits per IP, the request log).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestTimeout: bounds.requestTimeoutMs,
     http: {
       maxHeaderSize: bounds.maxHeaderBytes,

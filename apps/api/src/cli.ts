@@ -1,13 +1,18 @@
+#!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DeadLetter } from '@app/application'; // the admin API answers them as the port declares
 import { dataDirOf } from './config';
+import { backUpDataDir } from './backup';
 import { adminTokenFile } from './data-dir';
 
 /**
  * Operator CLI: the admin API of docs/operator-contract.md from a terminal. It talks to the running
  * service (so only one process ever writes the projections); the token comes from ADMIN_TOKEN or
- * DATA_DIR/admin-token, the address from --url or PORT.
+ * DATA_DIR/admin-token, the address from --url or PORT. `backup` alone works on DATA_DIR itself.
+ * Installed as the `workspace-ops` command (package.json `bin`); what it prints on stdout is the
+ * command's answer alone, so an export can be redirected to a file (docs/operations.md).
  *
  *   npm run cli -- workspaces create --name Acme --plan enterprise [--project-limit 10]
  *   npm run cli -- workspaces update <workspaceId> [--plan pro] [--project-limit 5|null]
@@ -17,9 +22,10 @@ import { adminTokenFile } from './data-dir';
  *   npm run cli -- projections status | projections rebuild [name]
  *   npm run cli -- projections dead-letters [name] | projections retry|skip <name> <position>
  *   npm run cli -- events verify | events export (--workspace <id> | --stream <name>)
+ *   npm run cli -- backup <directory>
  */
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+const USAGE = `Usage: workspace-ops <command> [options]   (from a checkout: npm run -s cli -- <command> [options])
 
   workspaces create --name <name> --plan <free|pro|enterprise> [--project-limit <n|null>]
   workspaces update <workspaceId> [--plan <plan>] [--project-limit <n|null>]
@@ -35,6 +41,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   projections skip <name> <position>     drop a dead letter without applying it
   events verify                          replay the store and report every read-model document that differs
   events export --workspace <id> | --stream <stream>   NDJSON of the events, for auditors
+  backup <directory>                     copy DATA_DIR into a new directory while the service runs:
+                                         SQLite's online backup of each store, and the key files
 
 Global options: --url <base url> (default http://127.0.0.1:$PORT), --token <admin token>
 (default $ADMIN_TOKEN, else the token saved in $DATA_DIR/admin-token).
@@ -163,7 +171,9 @@ function adminToken(values: Values): string {
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {
-    throw new UsageError(`No admin token: set ADMIN_TOKEN, pass --token, or start the service once to create ${file}`);
+    throw new UsageError(
+      `No admin token: set ADMIN_TOKEN, pass --token, or set DATA_DIR to the service's (no ${file}; the service makes it on its first start)`,
+    );
   }
 }
 
@@ -180,6 +190,7 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return positionals.length === 0 && !values.help ? 2 : 0;
   }
+  if (positionals[0] === 'backup') return backup(positionals);
   try {
     const request = route(positionals, values);
     const base = typeof values.url === 'string' ? values.url : `http://127.0.0.1:${process.env.PORT || 3000}`;
@@ -229,6 +240,25 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(`Could not reach the service: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** `backup <directory>`: DATA_DIR (of this environment) into a new directory; a line per file on stdout. */
+async function backup(positionals: string[]): Promise<number> {
+  const [, target, extra] = positionals;
+  if (!target || extra !== undefined) {
+    process.stderr.write(`backup needs one directory to back up into\n\n${USAGE}`);
+    return 2;
+  }
+  const dataDir = dataDirOf(process.env);
+  try {
+    const files = await backUpDataDir(dataDir, resolve(target));
+    for (const file of files) process.stdout.write(`${file.name}\t${file.bytes} bytes\t${file.how}\n`);
+    process.stdout.write(`Backed up ${dataDir} into ${resolve(target)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`Backup failed: ${(error as Error).message}\n`);
     return 1;
   }
 }

@@ -29,6 +29,40 @@ describe('configuration', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  it('trusts no proxy unless TRUST_PROXY says which: true, a hop count, or addresses and CIDR ranges', () => {
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(load({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual({ addresses: ['127.0.0.1'] });
+    expect(load({ TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,fd00::/8,::1,loopback' }).trustProxy).toEqual({
+      addresses: ['10.0.0.0/8', '172.16.0.0/12', 'fd00::/8', '::1', 'loopback'],
+    });
+  });
+
+  it('refuses a TRUST_PROXY that names no address, naming the variable and the bad entry', () => {
+    for (const bad of [
+      'yes',
+      '10.0.0.0/33',
+      '10.0.0.1,proxy.internal',
+      '1.2.3',
+      '-1',
+      '::1/129',
+      '10.0.0.0/8/1',
+      ',',
+    ]) {
+      expect(() => load({ TRUST_PROXY: bad })).toThrow(ConfigError);
+      expect(() => load({ TRUST_PROXY: bad })).toThrow(
+        /^TRUST_PROXY must be true, false, a hop count, or comma-separated/,
+      );
+    }
+    expect(() => load({ TRUST_PROXY: '10.0.0.1,proxy.internal' })).toThrow(
+      '(got "proxy.internal" in "10.0.0.1,proxy.internal")',
+    );
+  });
+
   it('refuses a LOG_LEVEL it does not know, naming the variable', () => {
     expect(() => load({ LOG_LEVEL: 'loud' })).toThrow(
       'LOG_LEVEL must be one of: trace, debug, info, warn, error, fatal, silent (got "loud")',

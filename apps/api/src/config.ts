@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -48,6 +49,13 @@ export interface AppConfig {
    * file (READ_CACHE). No effect on a replica or on MongoDB, which never keep them.
    */
   readCache: 'on' | 'off';
+  /**
+   * Which peers' `X-Forwarded-For` names the client (TRUST_PROXY, `trustProxyOption` below): off
+   * (`false`, the default: the socket's peer is the client), every peer (`true`), the first
+   * `hops` peers counted from the service, or the listed addresses, CIDR ranges and proxy-addr's
+   * names (`loopback`, `linklocal`, `uniquelocal`).
+   */
+  trustProxy: boolean | { hops: number } | { addresses: string[] };
 }
 
 /**
@@ -163,5 +171,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig {
       'info',
     ),
     readCache: oneOf('READ_CACHE', env.READ_CACHE, ['on', 'off'] as const, 'on'),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
   };
+}
+
+/** The names proxy-addr (Fastify's `trustProxy`) gives to address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of the range names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: unset, empty or `false` is off; `true`; a hop
+ * count (a positive integer); or comma-separated addresses and CIDR ranges.
+ */
+function trustProxyOf(value: string | undefined): AppConfig['trustProxy'] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops === 0) return false;
+    return { hops };
+  }
+  const addresses = text.split(',').map((entry) => entry.trim());
+  const bad = addresses.find((entry) => !isProxyAddress(entry));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or comma-separated IP addresses and CIDR ranges (got "${bad}" in "${value}")`,
+    );
+  }
+  return { addresses };
 }

@@ -6,7 +6,7 @@ import { ServiceMetrics } from './metrics';
 const reply = { statusCode: 200, elapsedTime: 1.23456 };
 
 /** What pino itself writes for the same call, with the same options the log had. */
-function pinoLine(id: string, now: number): string {
+function pinoLine(id: string, now: number, origin: Record<string, string> = {}): string {
   let out = '';
   const log = pino(
     { base: { service: 'workspace-operations' }, timestamp: () => `,"time":${now}` },
@@ -17,7 +17,10 @@ function pinoLine(id: string, now: number): string {
       },
     }),
   );
-  log.info({ req_id: id, method: 'GET', route: '/v1/projects/:projectId', status: 200, duration_ms: 1.23 }, 'request');
+  log.info(
+    { req_id: id, method: 'GET', route: '/v1/projects/:projectId', status: 200, duration_ms: 1.23, ...origin },
+    'request',
+  );
   return out;
 }
 
@@ -42,6 +45,45 @@ describe('the request log', () => {
       expect(ours).toBe(pinoLine(id, 1_795_000_000_000));
       expect(JSON.parse(ours)).toMatchObject({ req_id: id, status: 200, duration_ms: 1.23, msg: 'request' });
     }
+  });
+
+  it("names the client's address, and the API key and workspace of an authenticated request, as pino would", () => {
+    const now = 1_795_000_000_000;
+    const origin = { ip: '203.0.113.7', keyId: 'key_1', workspaceId: 'ws_1' };
+    expect(requestLine('r', 'GET', '/v1/projects/:projectId', 200, 1.23456, now, origin)).toBe(
+      pinoLine('r', now, { client_ip: '203.0.113.7', key_id: 'key_1', workspace_id: 'ws_1' }),
+    );
+    expect(requestLine('r', 'GET', '/v1/projects/:projectId', 200, 1.23456, now, { ip: '::1' })).toBe(
+      pinoLine('r', now, { client_ip: '::1' }),
+    );
+  });
+
+  it("takes the address from request.ip and the key from the request's credentials, never the key itself", async () => {
+    const lines: string[] = [];
+    const hook = requestLogHook(new ServiceMetrics(), 'info', { write: (line: string) => lines.push(line) });
+    const run = hook as unknown as (request: unknown, reply: unknown, done: () => void) => void;
+    const principal = { keyId: 'key_1', keyName: 'Ops bot', workspaceId: 'ws_1' };
+    const authenticated = {
+      id: 'a',
+      method: 'GET',
+      routeOptions: { url: '/v1/projects' },
+      ip: '198.51.100.4',
+      credentials: { presented: 'v1_secret', operator: false, apiKey: { ok: true, principal } },
+    };
+    const anonymous = { id: 'b', method: 'GET', routeOptions: { url: '/v1/projects' }, ip: '198.51.100.5' };
+    await new Promise<void>((resolve) => run(authenticated, reply, resolve));
+    await new Promise<void>((resolve) => run(anonymous, reply, resolve));
+    await nextTurn();
+    const entries = lines
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(entries[0]).toMatchObject({ client_ip: '198.51.100.4', key_id: 'key_1', workspace_id: 'ws_1' });
+    expect(entries[1].client_ip).toBe('198.51.100.5');
+    expect(entries[1]).not.toHaveProperty('key_id');
+    expect(entries[1]).not.toHaveProperty('workspace_id');
+    expect(lines.join('')).not.toContain('v1_secret');
   });
 
   it('logs at info and below, not at warn and above nor when silent', () => {

@@ -7,3 +7,4 @@ export * from './sqlite-subject-key-store';
 export * from './sqlite-snapshot-store';
 export * from './sqlite-process-lock';
 export * from './sqlite-projector-lock';
+export * from './sqlite-backup';
