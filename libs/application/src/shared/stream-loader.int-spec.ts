@@ -191,14 +191,22 @@ describe('StreamLoader: loading long streams', () => {
     expect(((await truth()) as WorkspaceState).projectSlots).toBe(TOTAL - 1 - 600 + 2);
   });
 
-  it('writes a new snapshot once the stream has grown SNAPSHOT_EVERY events past the last', async () => {
+  it('writes a new snapshot once the stream has grown SNAPSHOT_EVERY events past the last, or half as many as its state has entries', async () => {
     const repository = new EventSourcedRepository(events, clock, shown, snapshots);
-    await repository.load(workspaceDecider, stream);
+    const { state } = await repository.load(workspaceDecider, stream);
     await settleSnapshots();
-    for (let i = 0; i < SNAPSHOT_EVERY; i++) {
+    const entries = workspaceDecider.snapshot!.entries!(state);
+    expect(entries).toBeGreaterThan(2 * SNAPSHOT_EVERY);
+    // Each reservation adds an entry: after i of them the state has entries + i, and a snapshot
+    // is due once i reaches (entries + i) / 2, at i = entries.
+    for (let i = 0; i < entries; i++) {
       await repository.execute(workspaceDecider, stream, { type: 'ReserveProjectSlot', projectId: `n${i}` }, context);
+      if (i === SNAPSHOT_EVERY) {
+        await settleSnapshots();
+        expect((await snapshots.get(stream))?.revision).toBe(TOTAL - 1);
+      }
     }
     await settleSnapshots();
-    expect((await snapshots.get(stream))?.revision).toBe(TOTAL - 1 + SNAPSHOT_EVERY);
+    expect((await snapshots.get(stream))?.revision).toBe(TOTAL - 1 + entries);
   });
 });

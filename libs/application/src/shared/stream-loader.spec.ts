@@ -142,6 +142,23 @@ describe('SnapshotPolicy: taking snapshots', () => {
     expect([notYet.snapshotRevision, due.snapshotRevision]).toEqual([-1, SNAPSHOT_EVERY - 1]);
   });
 
+  it('stores a state that grows with its stream once half as many events have passed as it has entries', async () => {
+    const snapshots = snapshotStore();
+    const { policy: taking } = policy(snapshots);
+    const growing = { ...counter, snapshot: { ...counter.snapshot!, entries: (state: { n: number }) => state.n } };
+    const entries = 8 * SNAPSHOT_EVERY;
+
+    // A state of `entries` entries, a snapshot of it taken SNAPSHOT_EVERY events ago and more.
+    const early = { ...loaded(entries + entries / 2 - 1, entries), state: { n: entries } };
+    taking.takeIfDue(growing, 'counter-1', early);
+    const due = { ...loaded(entries + entries / 2, entries), state: { n: entries } };
+    taking.takeIfDue(growing, 'counter-1', due);
+    await Promise.resolve();
+
+    expect(snapshots.stored.map((s) => s.revision)).toEqual([entries + entries / 2]);
+    expect([early.snapshotRevision, due.snapshotRevision]).toEqual([entries, entries + entries / 2]);
+  });
+
   it('a snapshot that cannot be stored, or built, costs a warning, never the command', async () => {
     const full = { ...snapshotStore(), put: async () => Promise.reject(new Error('disk full')) };
     const { policy: taking, warnings } = policy(full);

@@ -119,7 +119,10 @@ export class StateCache {
   }
 }
 
-/** A new snapshot is stored once a stream has this many events past its last one. */
+/**
+ * A new snapshot is stored once a stream has this many events past its last one, or half as many
+ * as its state has entries (`SnapshotShape.entries`) if that is more.
+ */
 export const SNAPSHOT_EVERY = 250;
 
 /** Where the command side reports what costs it time but never data (an unusable snapshot). */
@@ -164,12 +167,14 @@ export class SnapshotPolicy {
   }
 
   /**
-   * Stores a snapshot of `loaded` when the stream is SNAPSHOT_EVERY events past its last one, and
-   * records on `loaded` that it did. Never waited for, and never throws.
+   * Stores a snapshot of `loaded` when the stream is SNAPSHOT_EVERY events past its last one (or
+   * half as many as its state has entries, if more), and records on `loaded` that it did. Never
+   * waited for, and never throws.
    */
   takeIfDue(decider: AnyDecider, streamId: string, loaded: LoadedState): void {
     if (!this.snapshots || !decider.snapshot || loaded.lastEventId === null) return;
-    if (loaded.revision - loaded.snapshotRevision < SNAPSHOT_EVERY) return;
+    const every = Math.max(SNAPSHOT_EVERY, (decider.snapshot.entries?.(loaded.state) ?? 0) / 2);
+    if (loaded.revision - loaded.snapshotRevision < every) return;
     loaded.snapshotRevision = loaded.revision;
     const { version, toSnapshot } = decider.snapshot;
     const failed = (error: unknown) => this.logger.warn(`Could not store a snapshot of ${streamId}`, error);

@@ -25,6 +25,15 @@ export interface SnapshotShape<State> {
   readonly version: number;
   readonly toSnapshot: (state: State) => unknown;
   readonly fromSnapshot: (stored: unknown) => State;
+  /**
+   * How many entries a snapshot of `state` holds, for a state that grows with its stream (the
+   * projects holding a workspace's slots). Storing a snapshot costs time in proportion to it, so
+   * such a state is stored once at least half that many events have passed (a state that gains an
+   * entry with every event: each time it has doubled since its last snapshot). Every event then
+   * pays about the same for snapshots however large the state grows, and a load folds at most
+   * that many events past its snapshot. Absent: a state of bounded size.
+   */
+  readonly entries?: (state: State) => number;
 }
 
 /** For states that are plain JSON values already (no Map, Set or class instances). */

@@ -128,7 +128,7 @@ describe('Workspace aggregate', () => {
       const { toSnapshot, fromSnapshot } = workspaceDecider.snapshot!;
       expect(churned).toEqual(direct);
       expect(fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(churned))))).toEqual(direct);
-      expect((toSnapshot(churned) as { slotHolders: string[] }).slotHolders).toEqual([...ids.slice(0, 10)].sort());
+      expect((toSnapshot(churned) as { slotHolders: string[] }).slotHolders.sort()).toEqual(ids.slice(0, 10).sort());
     });
 
     it('leaves the states it was folded from untouched, and folds an event that changes nothing to the same state', () => {

@@ -22,7 +22,7 @@ export interface WorkspaceState {
    * it was. A persistent set (Immutable.js), because a state must never be changed in place (a
    * command decided on it may be thrown away) and copying a plain `Set` per event would make a
    * fold quadratic in its size: an event copies a short path of the set's trie, so a fold stays
-   * linear. A snapshot stores the ids, sorted.
+   * linear. A snapshot stores the ids, and is taken less often as they grow (`entries`).
    */
   slotHolders: ImmutableSet<string>;
   /** `slotHolders.size`: the slots held. */
@@ -245,7 +245,7 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
     version: 3,
     toSnapshot: (state): StoredWorkspace => ({
       ...state,
-      slotHolders: state.slotHolders.toArray().sort(),
+      slotHolders: state.slotHolders.toArray(),
       apiKeys: [...state.apiKeys],
       members: [...state.members],
     }),
@@ -260,5 +260,6 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         members: new Map(s.members),
       };
     },
+    entries: (state) => state.slotHolders.size + state.apiKeys.size + state.members.size,
   },
 };
