@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
+import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
+import { ApiKeyUsageRecorder } from '../api-key-usage-recorder';
+import { API_KEYS, ApiKeyDoc } from '../workspace.projector';
+import { ApiKeyList, ListApiKeysQuery } from './list-api-keys.query';
+
+@QueryHandler(ListApiKeysQuery)
+export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKeyList> {
+  constructor(
+    @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
+    private readonly usage: ApiKeyUsageRecorder,
+  ) {}
+
+  async execute({ workspaceId, cursor }: ListApiKeysQuery): Promise<ApiKeyList> {
+    const found = await this.read.find<ApiKeyDoc>(API_KEYS, {
+      workspaceId,
+      afterSeq: decodeCursor(cursor),
+      limit: PAGE_SIZE + 1,
+    });
+    const page = toPage(found);
+    const lastUsed = await this.usage.lastUsed(page.items.map((key) => key.id));
+    const api_keys = page.items.map((key) => ({
+      id: key.id,
+      name: key.name,
+      scope: key.scope,
+      status: key.status,
+      created: key.created,
+      created_by: key.created_by ?? null,
+      last_used_at: lastUsed.get(key.id) ?? null,
+      deactivated: key.deactivated ?? null,
+      deactivated_by: key.deactivated_by ?? null,
+    }));
+    return { api_keys, count: api_keys.length, cursor: page.cursor };
+  }
+}
