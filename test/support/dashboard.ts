@@ -26,6 +26,15 @@ async function admin(service: Reachable, path: string, body?: unknown) {
   return { status: response.status, body: json };
 }
 
+/** Who holds each role in the tests' workspaces. */
+const PEOPLE: Record<string, { first_name: string; last_name: string }> = {
+  root: { first_name: 'Rita', last_name: 'Root' },
+  project_manager: { first_name: 'Priya', last_name: 'Manning' },
+  ops_lead: { first_name: 'Omar', last_name: 'Lead' },
+  pilot: { first_name: 'Pat', last_name: 'Pilot' },
+  client: { first_name: 'Chloe', last_name: 'Client' },
+};
+
 /** A workspace with one member of each given role; answers their ids by role. */
 export async function workspaceWithMembers(service: Reachable, name: string, roles: string[] = ['root', 'pilot']) {
   const ws = await admin(service, '/workspaces', { name, plan: 'enterprise' });
@@ -36,8 +45,7 @@ export async function workspaceWithMembers(service: Reachable, name: string, rol
     const member = await admin(service, `/workspaces/${workspaceId}/members`, {
       email: `${role}.${randomUUID().slice(0, 8)}@example.com`,
       role,
-      first_name: role === 'root' ? 'Rita' : 'Pat',
-      last_name: role === 'root' ? 'Root' : `${role[0].toUpperCase()}${role.slice(1)}`,
+      ...(PEOPLE[role] ?? { first_name: 'Pat', last_name: role }),
     });
     if (member.status !== 201) throw new Error(`member: ${member.status} ${JSON.stringify(member.body)}`);
     members[role] = member.body.id as string;
