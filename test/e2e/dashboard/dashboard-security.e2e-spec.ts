@@ -176,11 +176,12 @@ describe('Dashboard security', () => {
       const keys = await t.provision();
       for (const route of DASHBOARD_ROUTES.filter((r) => r.method === 'GET' && r.params.length === 0)) {
         if (['/dashboard', '/dashboard/sign-in'].includes(route.path)) continue;
-        for (const headers of [
+        const credentials: Array<Record<string, string>> = [
           {},
           { authorization: `Bearer ${keys.fullKey}` },
           { authorization: `Bearer ${ADMIN_TOKEN}` },
-        ]) {
+        ];
+        for (const headers of credentials) {
           const page = await dashboard(t, 'GET', route.path, { headers });
           expect({ route: route.path, status: page.status }).toEqual({ route: route.path, status: 401 });
         }
