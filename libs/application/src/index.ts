@@ -128,6 +128,7 @@ export * from './team/list-team/list-team.handler';
 export * from './team/get-team-member/get-team-member.query';
 export * from './team/get-team-member/get-team-member.handler';
 export * from './workspaces/api-key-usage-recorder';
+export * from './workspaces/api-key-actors.projector';
 export * from './workspaces/list-api-keys/list-api-keys.query';
 export * from './workspaces/list-api-keys/list-api-keys.handler';
 export * from './dashboard/dashboard-access';

@@ -1,4 +1,4 @@
-import { Actor, actorFields, WorkspaceEvent } from '@app/domain';
+import { WorkspaceEvent } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
 import { Projector } from '../projections/projector';
@@ -24,14 +24,6 @@ export interface ApiKeyDoc {
   status: 'active' | 'inactive';
   key_hash: string;
   created: number;
-  /**
-   * Who created the key and who deactivated it: the actors of the events (their metadata), so the
-   * events themselves keep their shape. Absent from documents projected by a release that did not
-   * keep them, until the `workspaces` projection is rebuilt.
-   */
-  created_by?: Actor;
-  deactivated?: number;
-  deactivated_by?: Actor;
 }
 
 /**
@@ -115,18 +107,13 @@ export const workspaceProjector: Projector = {
           status: 'active',
           key_hash: d.key_hash,
           created: d.created,
-          created_by: actorFields(recorded.metadata.actor),
         };
         return put(API_KEYS, d.key_id, d.workspace_id, doc);
       }
       case 'workspace.member_erased':
         return merge(MEMBERS, event.data.member_id, { profile_sealed: null, updated: event.data.erased });
       case 'workspace.api_key_deactivated':
-        return merge(API_KEYS, event.data.key_id, {
-          status: 'inactive',
-          deactivated: event.data.deactivated,
-          deactivated_by: actorFields(recorded.metadata.actor),
-        });
+        return merge(API_KEYS, event.data.key_id, { status: 'inactive' });
       default:
         return [];
     }

@@ -3,6 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { READ_MODEL_STORE, ReadModelStore } from '../../ports/read-model.port';
 import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { ApiKeyUsageRecorder } from '../api-key-usage-recorder';
+import { API_KEY_ACTORS, ApiKeyActorsDoc } from '../api-key-actors.projector';
 import { API_KEYS, ApiKeyDoc } from '../workspace.projector';
 import { ApiKeyList, ListApiKeysQuery } from './list-api-keys.query';
 
@@ -20,17 +21,21 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKe
       limit: PAGE_SIZE + 1,
     });
     const page = toPage(found);
-    const lastUsed = await this.usage.lastUsed(page.items.map((key) => key.id));
-    const api_keys = page.items.map((key) => ({
+    const ids = page.items.map((key) => key.id);
+    const [lastUsed, actors] = await Promise.all([
+      this.usage.lastUsed(ids),
+      Promise.all(ids.map((id) => this.read.get<ApiKeyActorsDoc>(API_KEY_ACTORS, id))),
+    ]);
+    const api_keys = page.items.map((key, i) => ({
       id: key.id,
       name: key.name,
       scope: key.scope,
       status: key.status,
       created: key.created,
-      created_by: key.created_by ?? null,
+      created_by: actors[i]?.doc.created_by ?? null,
       last_used_at: lastUsed.get(key.id) ?? null,
-      deactivated: key.deactivated ?? null,
-      deactivated_by: key.deactivated_by ?? null,
+      deactivated: actors[i]?.doc.deactivated ?? null,
+      deactivated_by: actors[i]?.doc.deactivated_by ?? null,
     }));
     return { api_keys, count: api_keys.length, cursor: page.cursor };
   }

@@ -8,7 +8,7 @@ export interface ApiKeyListItem {
   scope: ApiKeyScope;
   status: 'active' | 'inactive';
   created: number;
-  /** Null for keys projected before creators were kept (until the `workspaces` projection is rebuilt). */
+  /** Null only while the `api_key_actors` projection has not caught up with the key. */
   created_by: Actor | null;
   /** Accurate to a minute (docs/dashboard.md); null when never used. */
   last_used_at: number | null;
