@@ -161,6 +161,21 @@ describe('Dashboard security', () => {
       }
     });
 
+    it('end when the browser signs in again: the earlier session is deleted, not left behind', async () => {
+      const ws = await workspaceWithMembers(t, 'Again', ['root', 'pilot']);
+      const first = await signIn(t, ws.workspaceId, ws.members.root);
+      const link = await mintLink(t, ws.workspaceId, ws.members.pilot);
+      const again = await dashboard(t, 'POST', '/dashboard/sign-in', {
+        cookie: first,
+        form: { token: tokenOf(link.url) },
+      });
+      const second = sessionSet(again)!;
+      expect(second).not.toBe(first);
+      expect((await dashboard(t, 'GET', '/dashboard/team', { cookie: first })).status).toBe(401);
+      const page = await dashboard(t, 'GET', '/dashboard/team', { cookie: second });
+      expect(page.html).toContain('Pat Pilot');
+    });
+
     it('stop working as soon as the member is erased', async () => {
       const ws = await workspaceWithMembers(t, 'Erased', ['root']);
       const cookie = await signIn(t, ws.workspaceId, ws.members.root);

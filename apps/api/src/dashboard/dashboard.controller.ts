@@ -113,6 +113,8 @@ export class DashboardController {
     if (crossSite(request)) throw CSRF_REFUSED();
     const signedIn = await this.access.signIn(field(request.body, 'token'));
     if (!signedIn) throw LINK_REFUSED();
+    // A session this browser already had ends: its cookie is replaced, and it must not live on unseen.
+    await this.access.signOut(sessionCookieOf(request));
     const maxAge = Math.floor(this.settings.absoluteTimeoutMs / 1000);
     void reply.header('set-cookie', sessionCookie(request, signedIn.sessionId, maxAge));
     seeOther(reply, '/dashboard/api-keys');
