@@ -21,8 +21,8 @@ const AUTH_CODES = [
 ];
 /** The document's own routes are not part of the API it describes, nor are the dashboard's pages (docs/dashboard.md). */
 const NOT_DOCUMENTED = new Set(['/openapi.json', '/docs', '/docs/{asset}']);
-const notDocumented = (path: string) =>
-  NOT_DOCUMENTED.has(path) || path === '/dashboard' || path.startsWith('/dashboard/');
+// (Fastify's route tree prints the dashboard's catch-all, `/dashboard/*`, as `/dashboard*`.)
+const notDocumented = (path: string) => NOT_DOCUMENTED.has(path) || /^\/dashboard(\/|\*|$)/.test(path);
 
 interface Sample {
   method: string;

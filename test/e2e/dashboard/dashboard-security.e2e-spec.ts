@@ -190,7 +190,8 @@ describe('Dashboard security', () => {
     it('are the only way in: without one every page is a 401, an API key or the admin token mean nothing', async () => {
       const keys = await t.provision();
       for (const route of DASHBOARD_ROUTES.filter((r) => r.method === 'GET' && r.params.length === 0)) {
-        if (['/dashboard', '/dashboard/sign-in'].includes(route.path)) continue;
+        // The home page and the link's page are for anyone; the catch-all says "no such page" to anyone.
+        if (['/dashboard', '/dashboard/sign-in', '/dashboard/*'].includes(route.path)) continue;
         const credentials: Array<Record<string, string>> = [
           {},
           { authorization: `Bearer ${keys.fullKey}` },
@@ -367,6 +368,7 @@ describe('Dashboard security', () => {
       ['confirmation', await dashboard(t, 'GET', `/dashboard/api-keys/${ws.keyId}/deactivate`, { cookie: ws.root })],
       ['not found', await dashboard(t, 'GET', '/dashboard/api-keys/key_nope/deactivate', { cookie: ws.root })],
       ['signed out', await dashboard(t, 'GET', '/dashboard/team')],
+      ['no such page', await dashboard(t, 'GET', '/dashboard/nothing/here', { cookie: ws.root })],
       ['stylesheet', await dashboard(t, 'GET', css)],
       ['script', await dashboard(t, 'GET', js)],
     ];

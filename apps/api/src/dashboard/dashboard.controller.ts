@@ -38,7 +38,7 @@ import {
   sessionCookie,
   sessionCookieOf,
 } from './dashboard-http';
-import { CSRF_REFUSED, LINK_REFUSED, NOT_ALLOWED, SIGN_IN_REQUIRED } from './dashboard-problem';
+import { CSRF_REFUSED, DashboardProblem, LINK_REFUSED, NOT_ALLOWED, SIGN_IN_REQUIRED } from './dashboard-problem';
 import {
   actorText,
   layoutData,
@@ -217,6 +217,14 @@ export class DashboardController {
       })),
       next: list.cursor ? `/dashboard/team?cursor=${encodeURIComponent(list.cursor)}` : null,
     });
+  }
+
+  /** Any other page under /dashboard: a page saying so, rather than the API's JSON. Declared last. */
+  @Get('*')
+  async unknownPage(@Req() request: FastifyRequest) {
+    const signedIn = await this.access.resume(sessionCookieOf(request));
+    if (signedIn) await this.signedIn(request, {});
+    throw new DashboardProblem(404, 'Page not found', 'There is no such page in the dashboard.');
   }
 
   // Shared steps.
