@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiKeyList,
+  ApiKeyListItem,
   CommandContext,
   CreateApiKeyCommand,
   DashboardAccess,
@@ -11,6 +12,7 @@ import {
   DASHBOARD_SETTINGS,
   DashboardSettings,
   DeactivateApiKeyCommand,
+  GetApiKeyQuery,
   GetTeamMemberQuery,
   ListApiKeysQuery,
   ListTeamQuery,
@@ -18,14 +20,7 @@ import {
   TeamList,
   TeamMember,
 } from '@app/application';
-import {
-  API_KEY_NOT_FOUND,
-  API_KEY_SCOPES,
-  ApiKeyScope,
-  notFound,
-  WORKSPACE_LIMITS,
-  WORKSPACE_MESSAGES,
-} from '@app/domain';
+import { API_KEY_SCOPES, ApiKeyScope, notFound, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from '@app/domain';
 import { Public } from '../http/auth';
 import { notModified } from '../openapi/static-file';
 import { DashboardExceptionFilter } from './dashboard-exception.filter';
@@ -279,15 +274,8 @@ export class DashboardController {
   }
 
   /** A key of the member's workspace; another workspace's key is not found, like a missing one. */
-  private async ownKey(view: SignedInView, keyId: string) {
-    let cursor: string | undefined;
-    do {
-      const page: ApiKeyList = await this.queries.execute(new ListApiKeysQuery(view.member.workspaceId, cursor));
-      const key = page.api_keys.find((k) => k.id === keyId);
-      if (key) return key;
-      cursor = page.cursor ?? undefined;
-    } while (cursor);
-    throw notFound(API_KEY_NOT_FOUND);
+  private ownKey(view: SignedInView, keyId: string): Promise<ApiKeyListItem> {
+    return this.queries.execute(new GetApiKeyQuery(view.member.workspaceId, keyId));
   }
 
   private async keysPage(

@@ -5,6 +5,7 @@ import {
   DashboardAccess,
   DashboardSettings,
   DEFAULT_DASHBOARD_SETTINGS,
+  GetApiKeyHandler,
   ListApiKeysHandler,
 } from '@app/application';
 import { openDashboardAccessStore } from '../adapters';
@@ -27,6 +28,7 @@ import { DashboardController } from './dashboard.controller';
     { provide: DASHBOARD_ACCESS_STORE, useFactory: openDashboardAccessStore, inject: [APP_CONFIG] },
     DashboardAccess,
     ListApiKeysHandler,
+    GetApiKeyHandler,
   ],
   exports: [DashboardAccess],
 })

@@ -5,7 +5,7 @@ import { decodeCursor, PAGE_SIZE, toPage } from '../../shared/pagination';
 import { ApiKeyUsageRecorder } from '../api-key-usage-recorder';
 import { API_KEY_ACTORS, ApiKeyActorsDoc } from '../api-key-actors.projector';
 import { API_KEYS, ApiKeyDoc } from '../workspace.projector';
-import { ApiKeyList, ListApiKeysQuery } from './list-api-keys.query';
+import { ApiKeyList, ApiKeyListItem, ListApiKeysQuery } from './list-api-keys.query';
 
 @QueryHandler(ListApiKeysQuery)
 export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKeyList> {
@@ -21,22 +21,31 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, ApiKe
       limit: PAGE_SIZE + 1,
     });
     const page = toPage(found);
-    const ids = page.items.map((key) => key.id);
-    const [lastUsed, actors] = await Promise.all([
-      this.usage.lastUsed(ids),
-      Promise.all(ids.map((id) => this.read.get<ApiKeyActorsDoc>(API_KEY_ACTORS, id))),
-    ]);
-    const api_keys = page.items.map((key, i) => ({
-      id: key.id,
-      name: key.name,
-      scope: key.scope,
-      status: key.status,
-      created: key.created,
-      created_by: actors[i]?.doc.created_by ?? null,
-      last_used_at: lastUsed.get(key.id) ?? null,
-      deactivated: actors[i]?.doc.deactivated ?? null,
-      deactivated_by: actors[i]?.doc.deactivated_by ?? null,
-    }));
+    const api_keys = await apiKeyItems(this.read, this.usage, page.items);
     return { api_keys, count: api_keys.length, cursor: page.cursor };
   }
+}
+
+/** Keys as their workspace's people see them: with their creator, deactivator and last use. */
+export async function apiKeyItems(
+  read: ReadModelStore,
+  usage: ApiKeyUsageRecorder,
+  keys: readonly ApiKeyDoc[],
+): Promise<ApiKeyListItem[]> {
+  const ids = keys.map((key) => key.id);
+  const [lastUsed, actors] = await Promise.all([
+    usage.lastUsed(ids),
+    Promise.all(ids.map((id) => read.get<ApiKeyActorsDoc>(API_KEY_ACTORS, id))),
+  ]);
+  return keys.map((key, i) => ({
+    id: key.id,
+    name: key.name,
+    scope: key.scope,
+    status: key.status,
+    created: key.created,
+    created_by: actors[i]?.doc.created_by ?? null,
+    last_used_at: lastUsed.get(key.id) ?? null,
+    deactivated: actors[i]?.doc.deactivated ?? null,
+    deactivated_by: actors[i]?.doc.deactivated_by ?? null,
+  }));
 }
