@@ -102,6 +102,8 @@ describeWithChromium('The dashboard in a browser', () => {
         return root.scrollWidth - root.clientWidth;
       });
       expect({ screen: name, horizontalOverflow: overflow }).toEqual({ screen: name, horizontalOverflow: 0 });
+      if (name === 'api-keys' && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
+        await phone.screenshot({ path: join(SCREENSHOTS, 'api-keys-phone.png'), fullPage: true });
     }
     await phone.close();
     expect(problems).toEqual([]);
