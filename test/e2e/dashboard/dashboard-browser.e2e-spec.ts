@@ -42,7 +42,8 @@ describeWithChromium('The dashboard in a browser', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wos-dashboard-'));
-    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+    // The request log on (info): the test checks that no sign-in token reaches it.
+    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -152,6 +153,9 @@ describeWithChromium('The dashboard in a browser', () => {
       await other.close();
     }
     expect(problems).toEqual([]);
+    // The request log names routes, never URLs with their query: the token is in no log line.
+    expect(service.output).toContain('/dashboard/sign-in');
+    expect(service.output).not.toContain(new URL(link.url).searchParams.get('token'));
   }, 60_000);
 
   it('creates a key with the keyboard, shows it once, and the key works until it is deactivated', async () => {

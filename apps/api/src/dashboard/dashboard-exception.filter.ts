@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@app/domain';
 import { DashboardProblem } from './dashboard-problem';
-import { sendPage } from './dashboard-http';
+import { DASHBOARD_SECURITY_HEADERS, NO_STORE, sendPage } from './dashboard-http';
 import { layoutData } from './dashboard-view-data';
 
 const DOMAIN_PAGES: Record<DomainError['kind'], { status: number; title: string }> = {
@@ -28,12 +28,22 @@ export class DashboardExceptionFilter implements ExceptionFilter {
     const { status, title, message } = this.pageOf(error);
     if (status >= 500) this.logger.error(`${request.method} ${request.url} failed`, (error as Error)?.stack);
     const signedIn = request.dashboard;
-    const html = await reply.viewAsync('message', {
-      ...layoutData(title, signedIn),
-      message,
-      next: signedIn ? { href: '/dashboard/api-keys', label: 'Back to the dashboard' } : null,
-    });
-    sendPage(reply, status, html);
+    try {
+      const html = await reply.viewAsync('message', {
+        ...layoutData(title, signedIn),
+        message,
+        next: signedIn ? { href: '/dashboard/api-keys', label: 'Back to the dashboard' } : null,
+      });
+      sendPage(reply, status, html);
+    } catch (renderError) {
+      // The page itself could not be made: the answer is still an answer, in plain text.
+      this.logger.error('The error page could not be rendered', (renderError as Error)?.stack);
+      void reply
+        .code(status)
+        .headers({ ...DASHBOARD_SECURITY_HEADERS, 'cache-control': NO_STORE })
+        .type('text/plain; charset=utf-8')
+        .send(`${title}: ${message}`);
+    }
   }
 
   private pageOf(error: unknown): { status: number; title: string; message: string } {
