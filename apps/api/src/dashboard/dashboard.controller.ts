@@ -225,7 +225,7 @@ export class DashboardController {
   // Shared steps.
 
   /**
-   * The signed-in member of this request, re-read now, or a refusal: 401 without a live session,
+   * The signed-in member of this request, read for it, or a refusal: 401 without a live session,
    * 403 for a form post from elsewhere or without the session's CSRF token, 403 for a role without
    * the permission. Kept on the request for the page (and any error page) to show.
    */

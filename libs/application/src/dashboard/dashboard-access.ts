@@ -122,7 +122,7 @@ export class DashboardAccess implements OnModuleInit, OnModuleDestroy {
     return { ...member, sessionId, session };
   }
 
-  /** The session's member as of now; null when the session is unknown, expired or idle, or its member can no longer sign in. */
+  /** The session's member as the read models have it; null when the session is unknown, expired or idle, or its member can no longer sign in. */
   async resume(sessionId: string | undefined): Promise<SignedIn | null> {
     if (!sessionId || !SECRET.test(sessionId)) return null;
     const now = this.clock.now();
