@@ -210,7 +210,7 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(page.getByRole('status').innerText()).resolves.toBe('The key was deactivated.');
     await expect(
       page.locator('tr', { hasText: 'Deploy bot' }).locator('td[data-label="Status"]').innerText(),
-    ).resolves.toBe('Inactive');
+    ).resolves.toMatch(/^Inactive by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     const refused = await fetch(`${service.baseUrl}/v1/projects`, { headers: { authorization: `Bearer ${key}` } });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { code_name: string }).code_name).toBe('api_key_inactive');

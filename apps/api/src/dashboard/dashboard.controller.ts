@@ -285,7 +285,11 @@ export class DashboardController {
     options: { cursor?: string; notice?: string | null; error?: string; form?: { name: string; scope: string } },
   ) {
     const list: ApiKeyList = await this.queries.execute(new ListApiKeysQuery(view.member.workspaceId, options.cursor));
-    const memberIds = new Set(list.api_keys.flatMap((k) => (k.created_by?.type === 'member' ? [k.created_by.id] : [])));
+    const memberIds = new Set(
+      list.api_keys.flatMap((k) =>
+        [k.created_by, k.deactivated_by].flatMap((actor) => (actor?.type === 'member' ? [actor.id] : [])),
+      ),
+    );
     const names = new Map<string, string>();
     await Promise.all(
       [...memberIds].map(async (id) => {
@@ -310,6 +314,8 @@ export class DashboardController {
         lastUsed: k.last_used_at === null ? null : timeView(k.last_used_at),
         status: k.status,
         statusLabel: STATUS_LABELS[k.status] ?? k.status,
+        deactivated:
+          k.deactivated === null ? null : { at: timeView(k.deactivated), by: actorText(k.deactivated_by, names) },
       })),
       next: list.cursor ? `/dashboard/api-keys?cursor=${encodeURIComponent(list.cursor)}` : null,
     });
