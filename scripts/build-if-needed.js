@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start` on a fresh clone must just work: compile when dist/ is missing or older than
-// any source file, otherwise start at once.
+// any source file (TypeScript, and the dashboard's templates, styles and scripts the build
+// copies), otherwise start at once.
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -13,12 +14,14 @@ if (process.argv.includes('--stamp')) {
   process.exit(0);
 }
 
+const SOURCE = /\.(ts|js|eta|css)$/;
+
 function newest(dir) {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) latest = Math.max(latest, newest(path));
-    else if (entry.name.endsWith('.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
+    else if (SOURCE.test(entry.name)) latest = Math.max(latest, statSync(path).mtimeMs);
   }
   return latest;
 }

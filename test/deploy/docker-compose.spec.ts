@@ -46,9 +46,14 @@ const PINNED = /^[a-z0-9./-]+(:v?\d+\.\d+\.\d+(-[a-z0-9.-]+)?)?(@sha256:[0-9a-f]
 const isPinned = (image: string) =>
   PINNED.test(image) && (/:v?\d+\.\d+\.\d+/.test(image) || image.includes('@sha256:'));
 
-/** `${NAME...}` interpolations replaced by a value, as Compose does with an .env file. */
+/**
+ * `${NAME...}` interpolations replaced by a value, as Compose does with an .env file: a variable
+ * with a default (`${NAME:-default}`) takes it, as when .env leaves it out; any other a stand-in.
+ */
 const interpolated = (value: string | number) =>
-  String(value).replace(/\$\{([A-Z_]+)(:?[-?][^}]*)?\}/g, (_match, name: string) => `${name.toLowerCase()}-value`);
+  String(value).replace(/\$\{([A-Z_]+)(:?[-?][^}]*)?\}/g, (_match, name: string, modifier?: string) =>
+    modifier?.startsWith(':-') ? modifier.slice(2) : `${name.toLowerCase()}-value`,
+  );
 
 // Traefik's command line and the entry points it defines.
 const proxy = services.proxy;
@@ -199,6 +204,8 @@ describe('docker-compose.yml', () => {
       const config = loadConfig(values);
       expect(config.trustProxy).toEqual({ hops: 1 });
       expect(config.mongodbUrl).toContain('authSource=admin');
+      // Dashboard sign-in links lead to the public entry point, wherever the operator mints them.
+      expect(config.publicUrl).toBe('https://localhost');
     }
   });
 

@@ -102,6 +102,7 @@ describe('cli backup of a running service', () => {
     // Every store and key file, none of SQLite's side files, not the snapshot cache nor the lock.
     expect(readdirSync(target).sort()).toEqual([
       'admin-token',
+      'dashboard.db',
       'events.db',
       'idempotency.db',
       'keys.db',

@@ -87,6 +87,28 @@ describe('The operator CLI on a running service', () => {
     expect(inContainer.stdout).toBe(viaNpm);
   }, 60_000);
 
+  it('mints a dashboard sign-in link: the link alone on stdout, opening the sign-in page of this service', async () => {
+    const created = await shell(`node ${CLI} workspaces create --name "Link Co" --plan pro`, env);
+    const workspaceId = (JSON.parse(created.stdout) as { id: string }).id;
+    const added = await shell(`node ${CLI} members add ${workspaceId} --email rita@example.com --role root`, env);
+    const memberId = (JSON.parse(added.stdout) as { id: string }).id;
+
+    const minted = await shell(`node ${CLI} dashboard-link --workspace ${workspaceId} --member ${memberId}`, env);
+    expect(minted.code).toBe(0);
+    expect(minted.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/sign-in\?token=[A-Za-z0-9_-]{43}\n$/);
+    expect(minted.stderr).toMatch(/^Valid once, until \d{4}-\d\d-\d\dT/);
+    const page = await fetch(minted.stdout.trim());
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Sign in');
+
+    const unknown = await shell(`node ${CLI} dashboard-link --workspace ${workspaceId} --member usr_nobody`, env);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr)).toEqual({ message: 'User not found' });
+    const incomplete = await shell(`node ${CLI} dashboard-link --workspace ${workspaceId}`, env);
+    expect(incomplete.code).toBe(2);
+    expect(incomplete.stderr).toContain('dashboard-link needs --workspace <workspaceId> and --member <memberId>');
+  }, 60_000);
+
   it('names where the admin token is looked for when it finds none', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'wos-cli-empty-'));
     try {

@@ -18,6 +18,7 @@ export interface RouteInfo {
 
 /** Paths NestJS serves without the global `/v1` prefix (bootstrap.ts: setGlobalPrefix ... exclude). */
 const UNPREFIXED = new Set(['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset']);
+const unprefixed = (path: string) => UNPREFIXED.has(path) || path === 'dashboard' || path.startsWith('dashboard/');
 /** Metadata key of http/auth.ts's Public()/OperatorOnly() decorators. */
 const AUDIENCE_METADATA = 'audience';
 
@@ -81,7 +82,7 @@ export function routeInventory(): RouteInfo[] {
         .map((s) => s.replace(/^\/+|\/+$/g, ''))
         .filter(Boolean)
         .join('/');
-      const prefixed = UNPREFIXED.has(segments) ? `/${segments}` : `/v1/${segments}`;
+      const prefixed = unprefixed(segments) ? `/${segments}` : `/v1/${segments}`;
       const audience =
         (Reflect.getMetadata(AUDIENCE_METADATA, handler) as Audience | undefined) ?? classAudience ?? 'api_key';
       routes.push({

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectorLockHeldError } from '@app/application';
 import type {
+  ApiKeyUsageStore,
+  DashboardAccessStore,
   EventStore,
   HeldProjectorLock,
   HostResolver,
@@ -19,6 +21,8 @@ import { DnsHostResolver, HttpsWebhookTransport } from '@app/infrastructure/http
 import { MemoryRateLimitStore } from '@app/infrastructure/memory';
 import {
   DEFAULT_READ_CACHE,
+  SqliteApiKeyUsageStore,
+  SqliteDashboardAccessStore,
   SqliteEventStore,
   SqliteIdempotencyStore,
   SqliteProjectorLock,
@@ -206,6 +210,27 @@ export async function openWebhookQueue(config: AppConfig): Promise<WebhookQueue>
     return MongoWebhookQueue.connect(await mongoConnection(config));
   }
   return new SqliteWebhookQueue(join(config.dataDir, 'webhooks.db'));
+}
+
+/**
+ * The dashboard's sign-in links and sessions follow the read store: MongoDB for the scaled
+ * deployment (every instance must know every session), otherwise `DATA_DIR/dashboard.db`.
+ */
+export async function openDashboardAccessStore(config: AppConfig): Promise<DashboardAccessStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoDashboardAccessStore } = await import('@app/infrastructure/mongodb');
+    return MongoDashboardAccessStore.connect(await mongoConnection(config));
+  }
+  return new SqliteDashboardAccessStore(join(config.dataDir, 'dashboard.db'));
+}
+
+/** API keys' last use follows the read store too (MongoDB, else `DATA_DIR/dashboard.db`). */
+export async function openApiKeyUsageStore(config: AppConfig): Promise<ApiKeyUsageStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoApiKeyUsageStore } = await import('@app/infrastructure/mongodb');
+    return MongoApiKeyUsageStore.connect(await mongoConnection(config));
+  }
+  return new SqliteApiKeyUsageStore(join(config.dataDir, 'dashboard.db'));
 }
 
 /** Kept in DATA_DIR beside the stores; every process of a deployment needs the same file. */

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
 import { CoreModule } from './core/core.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { HealthModule } from './health/health.module';
 import { LimitsModule } from './limits/limits.module';
 import { HistoryModule } from './history/history.module';
@@ -43,6 +44,7 @@ export class AppModule {
         TeamModule,
         WebhooksModule,
         OpenApiModule,
+        DashboardModule,
       ],
       providers: [
         RequestAuthentication,

@@ -7,6 +7,7 @@ import { serviceLogger } from './observability/logger';
 import { fastifyTrustProxy } from './http/trust-proxy';
 import { DEFAULT_REQUEST_BOUNDS, jsonClientErrorHandler, RequestBounds } from './http/request-bounds';
 import { publishOpenApi } from './openapi/openapi.module';
+import { registerDashboardViews } from './dashboard/dashboard-views';
 
 /** The API's path prefix; probes, metrics and the API docs live outside it. */
 const API_PREFIX = 'v1';
@@ -46,7 +47,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bufferLogs: false,
   });
   registerHttpPipeline(app, bounds);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset'] });
+  registerDashboardViews(app);
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset', 'dashboard', 'dashboard/*path'],
+  });
   // A start refused on the way (read models of another event store, say) lets go of what it opened:
   // the stores, their threads and DATA_DIR's projector lock.
   await app.init().catch(async (error: unknown) => {

@@ -19,6 +19,7 @@ import { adminTokenFile } from './data-dir';
  *   npm run cli -- members add <workspaceId> --email ana@example.com --role pilot [--first-name Ana] ...
  *   npm run cli -- api-keys create <workspaceId> --name CI --scope full_access
  *   npm run cli -- api-keys deactivate <keyId>
+ *   npm run cli -- dashboard-link --workspace <workspaceId> --member <memberId>
  *   npm run cli -- projections status | projections rebuild [name]
  *   npm run cli -- projections dead-letters [name] | projections retry|skip <name> <position>
  *   npm run cli -- events verify | events export (--workspace <id> | --stream <name>)
@@ -34,6 +35,9 @@ const USAGE = `Usage: workspace-ops <command> [options]   (from a checkout: npm 
   members erase <memberId>               destroy the member's key: personal data reads as erased everywhere
   api-keys create <workspaceId> --name <name> --scope <read_only|full_access>
   api-keys deactivate <keyId>
+  dashboard-link --workspace <workspaceId> --member <memberId>
+                                         a one-time sign-in link to the workspace dashboard for that
+                                         member (printed alone on stdout; valid once, 15 minutes)
   projections status                     each projection's checkpoint and lag
   projections rebuild [name]             blue/green rebuild (all, in turn, without a name), with progress
   projections dead-letters [name]        events a projection parked because its projector threw on them
@@ -64,6 +68,7 @@ const OPTIONS = {
   status: { type: 'string' },
   scope: { type: 'string' },
   workspace: { type: 'string' },
+  member: { type: 'string' },
   stream: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -88,6 +93,15 @@ function pick(values: Values, map: Record<string, keyof typeof OPTIONS>) {
 
 function route(positionals: string[], values: Values): { method: string; path: string; body?: unknown } {
   const [group, action, id, second] = positionals;
+  if (group === 'dashboard-link') {
+    if (action !== undefined) throw new UsageError(`dashboard-link takes no positional arguments (got "${action}")`);
+    if (typeof values.workspace !== 'string' || typeof values.member !== 'string')
+      throw new UsageError('dashboard-link needs --workspace <workspaceId> and --member <memberId>');
+    return {
+      method: 'POST',
+      path: `/workspaces/${encodeURIComponent(values.workspace)}/members/${encodeURIComponent(values.member)}/dashboard-links`,
+    };
+  }
   const needId = (what: string) => {
     if (!id) throw new UsageError(`${group} ${action} needs a ${what}`);
     return encodeURIComponent(id);
@@ -213,6 +227,13 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       process.stderr.write(`${text || `HTTP ${response.status}`}\n`);
       return 1;
+    }
+    if (positionals[0] === 'dashboard-link') {
+      // The link alone on stdout (to open or hand on); when it stops working on stderr.
+      const link = JSON.parse(await response.text()) as { url: string; expires_at: number };
+      process.stdout.write(`${link.url}\n`);
+      process.stderr.write(`Valid once, until ${new Date(link.expires_at).toISOString()}\n`);
+      return 0;
     }
     const command = `${positionals[0]} ${positionals[1]}`;
     if (command === 'events export') {

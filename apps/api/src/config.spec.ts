@@ -42,6 +42,23 @@ describe('configuration', () => {
     });
   });
 
+  it('takes PUBLIC_URL as an http(s) base without its trailing slash, and builds links from requests without it', () => {
+    expect(load({}).publicUrl).toBeNull();
+    expect(load({ PUBLIC_URL: 'https://ops.example.com/' }).publicUrl).toBe('https://ops.example.com');
+    expect(load({ PUBLIC_URL: 'http://localhost:3000/ops//' }).publicUrl).toBe('http://localhost:3000/ops');
+    for (const bad of ['ops.example.com', 'ftp://x', 'https://x/?a=1', 'https://u:p@x']) {
+      expect(() => load({ PUBLIC_URL: bad })).toThrow(/^PUBLIC_URL must be/);
+    }
+  });
+
+  it('makes dashboard sign-in links last 15 minutes unless DASHBOARD_LINK_TTL_SECONDS says otherwise', () => {
+    expect(load({}).dashboardLinkTtlMs).toBe(900_000);
+    expect(load({ DASHBOARD_LINK_TTL_SECONDS: '2' }).dashboardLinkTtlMs).toBe(2000);
+    expect(() => load({ DASHBOARD_LINK_TTL_SECONDS: '0' })).toThrow(
+      'DASHBOARD_LINK_TTL_SECONDS must be a positive integer',
+    );
+  });
+
   it('refuses a TRUST_PROXY that names no address, naming the variable and the bad entry', () => {
     for (const bad of [
       'yes',

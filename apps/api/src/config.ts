@@ -56,6 +56,14 @@ export interface AppConfig {
    * names (`loopback`, `linklocal`, `uniquelocal`).
    */
   trustProxy: boolean | { hops: number } | { addresses: string[] };
+  /**
+   * The service's public base URL (PUBLIC_URL, e.g. `https://ops.example.com`), for the absolute
+   * links it hands out (the dashboard's sign-in links). Null: each link is built from the request
+   * that asked for it (its protocol and host, as TRUST_PROXY lets forwarded headers say them).
+   */
+  publicUrl: string | null;
+  /** How long a dashboard sign-in link works after it is minted (DASHBOARD_LINK_TTL_SECONDS, 900). */
+  dashboardLinkTtlMs: number;
 }
 
 /**
@@ -172,7 +180,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig {
     ),
     readCache: oneOf('READ_CACHE', env.READ_CACHE, ['on', 'off'] as const, 'on'),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
+    dashboardLinkTtlMs: positiveInt('DASHBOARD_LINK_TTL_SECONDS', env.DASHBOARD_LINK_TTL_SECONDS, 900) * 1000,
   };
+}
+
+/** PUBLIC_URL: an http(s) origin, optionally with a path prefix; kept without its trailing slash. */
+function publicUrlOf(value: string | undefined): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http or https URL (got "${value}")`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new ConfigError(
+      `PUBLIC_URL must be an http or https URL without query, fragment or credentials (got "${value}")`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The names proxy-addr (Fastify's `trustProxy`) gives to address ranges. */

@@ -127,6 +127,14 @@ export * from './team/list-team/list-team.query';
 export * from './team/list-team/list-team.handler';
 export * from './team/get-team-member/get-team-member.query';
 export * from './team/get-team-member/get-team-member.handler';
+export * from './workspaces/api-key-usage-recorder';
+export * from './workspaces/api-key-actors.projector';
+export * from './workspaces/list-api-keys/list-api-keys.query';
+export * from './workspaces/list-api-keys/list-api-keys.handler';
+export * from './workspaces/get-api-key/get-api-key.query';
+export * from './workspaces/get-api-key/get-api-key.handler';
+export * from './dashboard/dashboard-access';
+export * from './dashboard/dashboard-roles';
 
 import { CreateJobHandler } from './jobs/create-job/create-job.handler';
 import { UpdateJobHandler } from './jobs/update-job/update-job.handler';

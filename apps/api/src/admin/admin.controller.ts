@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -6,7 +7,9 @@ import {
   CommandContext,
   CreateApiKeyCommand,
   CreateWorkspaceCommand,
+  DashboardAccess,
   DeactivateApiKeyCommand,
+  MEMBER_CANNOT_SIGN_IN,
   EraseMemberCommand,
   UpdateWorkspaceCommand,
 } from '@app/application';
@@ -22,7 +25,9 @@ import {
 } from '@app/domain';
 import { Ctx, OperatorOnly } from '../http/auth';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
-import { CreatedApiKeySchema } from '../openapi/schemas/admin.schema';
+import type { AppConfig } from '../config';
+import { APP_CONFIG } from '../tokens';
+import { CreatedApiKeySchema, DashboardLinkSchema } from '../openapi/schemas/admin.schema';
 import { EXAMPLE, IdBody, MessageBody } from '../openapi/schemas/common.schema';
 import { AddMemberDto } from './add-member/add-member.dto';
 import { CreateApiKeyDto } from './create-api-key/create-api-key.dto';
@@ -38,7 +43,11 @@ import { UpdateWorkspaceDto } from './update-workspace/update-workspace.dto';
 @Controller('admin')
 @OperatorOnly()
 export class AdminController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly dashboard: DashboardAccess,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Post('workspaces')
   @HttpCode(201)
@@ -122,6 +131,27 @@ export class AdminController {
     @Body() body: CreateApiKeyDto,
   ) {
     return this.commands.execute(new CreateApiKeyCommand(context, workspaceId, { name: body.name, scope: body.scope }));
+  }
+
+  @Post('workspaces/:workspaceId/members/:memberId/dashboard-links')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Mint a dashboard sign-in link for a member',
+    description:
+      "A one-time link to the workspace dashboard: opening it and pressing Sign in starts a session for this member in this workspace only. It works once, for 15 minutes (DASHBOARD_LINK_TTL_SECONDS); only a digest of its token is stored. The link's base is PUBLIC_URL, else this request's protocol and host (as TRUST_PROXY lets a proxy say them). Only an active member whose personal data was not erased can sign in.",
+  })
+  @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
+  @ApiIdParam('memberId', 'User id of the member', EXAMPLE.userId)
+  @ApiCreatedResponse({ type: DashboardLinkSchema })
+  @ApiErrors({ 404: [WORKSPACE_NOT_FOUND, USER_NOT_FOUND], 409: MEMBER_CANNOT_SIGN_IN })
+  async mintDashboardLink(
+    @Req() request: FastifyRequest,
+    @Param('workspaceId') workspaceId: string,
+    @Param('memberId') memberId: string,
+  ) {
+    const { token, expiresAt } = await this.dashboard.mintLink(workspaceId, memberId);
+    const base = this.config.publicUrl ?? `${request.protocol}://${request.host}`;
+    return { url: `${base}/dashboard/sign-in?token=${token}`, expires_at: expiresAt };
   }
 
   /** Right to be forgotten: the member's personal data becomes unreadable everywhere; history stays. */

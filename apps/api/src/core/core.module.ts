@@ -1,7 +1,9 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import {
   ALL_PROJECTORS,
+  API_KEY_USAGE_STORE,
   ApiKeyAuthenticator,
+  ApiKeyUsageRecorder,
   CheckpointPoller,
   CLOCK,
   Clock,
@@ -30,7 +32,13 @@ import type { AppConfig } from '../config';
 import { instrumentEventStore } from '../observability/instrumented-event-store';
 import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
-import { openEventStore, openReadModelStore, openSnapshotStore, openSubjectKeyStore } from '../adapters';
+import {
+  openApiKeyUsageStore,
+  openEventStore,
+  openReadModelStore,
+  openSnapshotStore,
+  openSubjectKeyStore,
+} from '../adapters';
 import { APP_CONFIG } from '../tokens';
 import { Lifecycle } from './lifecycle';
 
@@ -47,6 +55,7 @@ const SHARED = [
   READ_YOUR_WRITES,
   EventSourcedRepository,
   ApiKeyAuthenticator,
+  ApiKeyUsageRecorder,
   SUBJECT_KEY_STORE,
   PersonalDataVault,
 ];
@@ -118,6 +127,8 @@ export class CoreModule {
             new EventSourcedRepository(events, clock, readModels, snapshots, new Logger('Aggregates')),
           inject: [EVENT_STORE, CLOCK, READ_YOUR_WRITES, SNAPSHOT_STORE],
         },
+        { provide: API_KEY_USAGE_STORE, useFactory: () => openApiKeyUsageStore(config) },
+        ApiKeyUsageRecorder,
         ApiKeyAuthenticator,
         {
           provide: SlotReconciler,

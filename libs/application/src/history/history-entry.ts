@@ -1,3 +1,4 @@
+import { Actor, actorFields } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { PersonalDataVault } from '../privacy/personal-data-vault';
 import { setOwnField } from '../shared/own-field';
@@ -10,7 +11,7 @@ export interface HistoryEntry {
   revision: number;
   position: number;
   recorded_at: number;
-  actor: { type: 'api_key'; id: string; name: string } | { type: 'operator' };
+  actor: Actor;
   request_id: string | null;
   change: unknown;
 }
@@ -44,7 +45,7 @@ export function toHistoryEntry(event: RecordedEvent): HistoryEntry {
     revision: event.revision,
     position: event.position,
     recorded_at: event.metadata.recordedAt,
-    actor: actor.type === 'api_key' ? { type: 'api_key', id: actor.id, name: actor.name } : { type: 'operator' },
+    actor: actorFields(actor),
     request_id: event.metadata.requestId,
     change: redactSecrets(event.data),
   };

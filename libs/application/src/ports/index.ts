@@ -12,3 +12,5 @@ export * from './subject-key-store.port';
 export * from './snapshot-store.port';
 export * from './process-host.port';
 export * from './projector-lock.port';
+export * from './dashboard-access-store.port';
+export * from './api-key-usage-store.port';

@@ -3,6 +3,7 @@ import { jobTypeProjector } from '../job-types/job-type.projector';
 import { jobProjector } from '../jobs/job.projector';
 import { projectProjector } from '../projects/project.projector';
 import { workspaceProjector } from '../workspaces/workspace.projector';
+import { apiKeyActorsProjector } from '../workspaces/api-key-actors.projector';
 import { webhookProjector } from '../webhooks/webhook.projector';
 import { slotLedgerProjector } from '../projects/slots/slot-ledger.projector';
 import { Projector } from './projector';
@@ -16,4 +17,5 @@ export const ALL_PROJECTORS: Projector[] = [
   jobTypeProjector,
   webhookProjector,
   slotLedgerProjector,
+  apiKeyActorsProjector,
 ];

@@ -1,9 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { ApiKeyScope } from '@app/domain';
 import { READ_MODEL_STORE, ReadModelStore } from '../ports/read-model.port';
 import { ProjectionEngine } from '../projections/projection-engine';
 import { dropOldest } from '../shared/drop-oldest';
+import { ApiKeyUsageRecorder } from './api-key-usage-recorder';
 import { API_KEYS, ApiKeyDoc, WORKSPACES, WorkspaceDoc } from './workspace.projector';
 
 /** Every API key starts with this (docs/api.md, Authentication). */
@@ -59,6 +60,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   constructor(
     @Inject(READ_MODEL_STORE) private readonly read: ReadModelStore,
     engine: ProjectionEngine,
+    /** Where a key that passes is noted as used (the dashboard's "last used"); none in some tests. */
+    @Optional() private readonly usage?: ApiKeyUsageRecorder,
   ) {
     this.unsubscribe = engine.onApplied((events) => {
       for (const event of events) {
@@ -83,7 +86,7 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     if (!presented || !API_KEY_FORMAT.test(presented)) return INVALID;
     const hash = hashApiKey(presented);
     const cached = this.cache.get(hash);
-    if (cached && cached.expires > Date.now()) return cached.result;
+    if (cached && cached.expires > Date.now()) return this.used(cached.result);
     return this.lookUpAndCache(hash);
   }
 
@@ -93,6 +96,12 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
       this.cache.set(hash, { result, workspaceId, expires: Date.now() + CACHE_TTL_MS });
       dropOldest(this.cache, CACHE_MAX_ENTRIES);
     }
+    return this.used(result);
+  }
+
+  /** A key that passes is noted as used: a set insertion, written later in a batch (ApiKeyUsageRecorder). */
+  private used(result: AuthResult): AuthResult {
+    if (result.ok) this.usage?.note(result.principal.keyId);
     return result;
   }
 

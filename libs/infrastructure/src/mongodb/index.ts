@@ -5,3 +5,5 @@ export * from './mongodb-subject-key-store';
 export * from './mongodb-snapshot-store';
 export * from './mongodb-connection';
 export * from './mongodb-projector-lease';
+export * from './mongodb-dashboard-access-store';
+export * from './mongodb-api-key-usage-store';

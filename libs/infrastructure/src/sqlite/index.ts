@@ -8,3 +8,5 @@ export * from './sqlite-snapshot-store';
 export * from './sqlite-process-lock';
 export * from './sqlite-projector-lock';
 export * from './sqlite-backup';
+export * from './sqlite-dashboard-access-store';
+export * from './sqlite-api-key-usage-store';

@@ -12,6 +12,17 @@ export const ApiKeyActorSchema = schemaOf(
   },
 );
 
+export const MemberActorSchema = schemaOf(
+  {
+    name: 'MemberActor',
+    description: 'A change made by a member of the workspace signed in to the dashboard.',
+  },
+  {
+    type: { enum: ['member'], example: 'member' },
+    id: { description: 'The user id of the member', example: EXAMPLE.userId },
+  },
+);
+
 export const OperatorActorSchema = schemaOf(
   { name: 'OperatorActor', description: 'A change made by the operator (admin API or CLI).' },
   { type: { enum: ['operator'], example: 'operator' } },
@@ -35,10 +46,18 @@ export const HistoryEntrySchema = schemaOf<HistoryEntry>(
     position: { type: 'integer', minimum: 0, description: 'Position in the whole store', example: 1042 },
     recorded_at: millis('When the change was recorded (Unix time in milliseconds)'),
     actor: {
-      oneOf: [{ $ref: getSchemaPath(ApiKeyActorSchema) }, { $ref: getSchemaPath(OperatorActorSchema) }],
+      oneOf: [
+        { $ref: getSchemaPath(ApiKeyActorSchema) },
+        { $ref: getSchemaPath(MemberActorSchema) },
+        { $ref: getSchemaPath(OperatorActorSchema) },
+      ],
       discriminator: {
         propertyName: 'type',
-        mapping: { api_key: getSchemaPath(ApiKeyActorSchema), operator: getSchemaPath(OperatorActorSchema) },
+        mapping: {
+          api_key: getSchemaPath(ApiKeyActorSchema),
+          member: getSchemaPath(MemberActorSchema),
+          operator: getSchemaPath(OperatorActorSchema),
+        },
       },
     },
     request_id: {
@@ -56,8 +75,8 @@ export const HistoryEntrySchema = schemaOf<HistoryEntry>(
     },
   },
 );
-// The actor's two shapes are referenced from `oneOf` only, so they are listed with the entry.
-ApiExtraModels(ApiKeyActorSchema, OperatorActorSchema)(HistoryEntrySchema);
+// The actor's shapes are referenced from `oneOf` only, so they are listed with the entry.
+ApiExtraModels(ApiKeyActorSchema, MemberActorSchema, OperatorActorSchema)(HistoryEntrySchema);
 
 export const HistoryPageSchema = schemaOf<HistoryPage>(
   {

@@ -38,6 +38,14 @@ describe('DeactivateApiKeyHandler (embedded event store)', () => {
     expect(events).toEqual([]);
   });
 
+  it('a caller confined to another workspace finds the key as a missing one, and it stays active', async () => {
+    const other = () =>
+      new DeactivateApiKeyHandler(spec.repository, spec.read, spec.clock).execute(
+        new DeactivateApiKeyCommand(spec.context('ws_2', { actor: { type: 'member', id: 'usr_2' } }), 'key_1'),
+      );
+    await spec.whenRefused(other, 'not_found', API_KEY_NOT_FOUND);
+  });
+
   it('an unknown key is not found', async () => {
     await spec.whenRefused(() => deactivate('key_404'), 'not_found', API_KEY_NOT_FOUND);
   });

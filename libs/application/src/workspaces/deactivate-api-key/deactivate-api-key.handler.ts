@@ -16,9 +16,11 @@ export class DeactivateApiKeyHandler implements ICommandHandler<DeactivateApiKey
   ) {}
 
   async execute({ context, keyId }: DeactivateApiKeyCommand) {
-    // The key id alone names no stream: its workspace comes from the read model.
+    // The key id alone names no stream: its workspace comes from the read model. A caller confined
+    // to a workspace (a dashboard member) finds another workspace's key exactly as a missing one.
     const key = await this.read.get(API_KEYS, keyId);
     if (!key?.workspaceId) throw notFound(API_KEY_NOT_FOUND);
+    if (context.workspaceId !== null && context.workspaceId !== key.workspaceId) throw notFound(API_KEY_NOT_FOUND);
     await this.repository.execute(
       workspaceDecider,
       workspaceStream(key.workspaceId),

@@ -1,0 +1,21 @@
+import { MemberRole } from '@app/domain';
+
+/**
+ * What each role may do in the dashboard (docs/dashboard.md, Roles). Every dashboard route names
+ * the permission it needs and the edge checks it on every request, against the member's role as
+ * the read models have it at that moment.
+ */
+export const DASHBOARD_PERMISSIONS = {
+  /** See the workspace's API keys (never their secrets). */
+  view_api_keys: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+  /** Create and deactivate API keys. */
+  manage_api_keys: ['root', 'project_manager'],
+  /** See the team: members, roles and statuses. */
+  view_team: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+} as const satisfies Record<string, readonly MemberRole[]>;
+
+export type DashboardPermission = keyof typeof DASHBOARD_PERMISSIONS;
+
+export function mayDo(role: string, permission: DashboardPermission): boolean {
+  return (DASHBOARD_PERMISSIONS[permission] as readonly string[]).includes(role);
+}

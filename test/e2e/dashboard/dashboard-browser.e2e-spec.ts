@@ -1,0 +1,285 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ServiceProcess } from '../../support/service-process';
+import { ADMIN_TOKEN } from '../../support/test-app';
+import { mintLink, workspaceWithMembers } from '../../support/dashboard';
+
+/**
+ * The dashboard in a real browser (Debian's chromium driven by playwright-core) on the built
+ * service as a real process: each flow of docs/dashboard.md walked as a member would, with the
+ * keyboard where a member might, at a phone's width, under the pages' Content-Security-Policy,
+ * and checked by axe-core on every screen. `UPDATE_DASHBOARD_SCREENSHOTS=1` rewrites the
+ * screenshots in docs/dashboard/.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const describeWithChromium = haveChromium ? describe : describe.skip;
+const SCREENSHOTS = join(__dirname, '../../../docs/dashboard');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+if (!haveChromium) {
+  it.skip(`the dashboard in a browser — SKIPPED: ${CHROMIUM} not found (Debian's chromium package; .ci/run installs it)`, () => {});
+}
+
+describeWithChromium('The dashboard in a browser', () => {
+  let dir: string;
+  let service: ServiceProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** Console errors and page errors (a CSP violation is one), per test. */
+  let problems: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-dashboard-'));
+    // The request log on (info): the test checks that no sign-in token reaches it.
+    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
+    page = await context.newPage();
+    problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A refusal page is a document with a 4xx status on purpose; Chromium logs that as a failed load.
+      const refusalPage = /^Failed to load resource/.test(message.text()) && message.location().url === page.url();
+      if ((message.type() === 'error' && !refusalPage) || /Content Security Policy/i.test(message.text()))
+        problems.push(`console: ${message.text()} (${message.location().url})`);
+    });
+  });
+
+  afterEach(async () => {
+    await context.close();
+  });
+
+  /** axe-core's serious and critical findings on the page as it is (its source evaluated by the driver, which CSP does not govern). */
+  async function accessibilityProblems(): Promise<
+    Array<{ id: string; impact: string | null; help: string; targets: unknown[] }>
+  > {
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run()).violations;
+    });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
+  }
+
+  /** Every screen: accessible (axe), within a phone's width, and with no console error. */
+  async function checkScreen(name: string) {
+    expect({ screen: name, axe: await accessibilityProblems() }).toEqual({ screen: name, axe: [] });
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 360, height: 740 });
+    // The same page at a phone's width (a GET of the same URL; a page showing a key once is checked as it is).
+    if (!name.includes('once')) {
+      await phone.goto(page.url());
+      const overflow = await phone.evaluate(() => {
+        const root = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+        ).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect({ screen: name, horizontalOverflow: overflow }).toEqual({ screen: name, horizontalOverflow: 0 });
+      if (name === 'api-keys' && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
+        await phone.screenshot({ path: join(SCREENSHOTS, 'api-keys-phone.png'), fullPage: true });
+    }
+    await phone.close();
+    expect(problems).toEqual([]);
+  }
+
+  async function screenshot(name: string) {
+    if (process.env.UPDATE_DASHBOARD_SCREENSHOTS !== '1') return;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function signInThroughLink(workspaceId: string, memberId: string) {
+    const link = await mintLink(service, workspaceId, memberId);
+    await page.goto(link.url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/api-keys`);
+    return link;
+  }
+
+  it('signs in through a minted link, once: the used link is refused', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root']);
+    const link = await mintLink(service, ws.workspaceId, ws.members.root);
+
+    await page.goto(link.url);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Sign in');
+    await checkScreen('sign-in');
+    await screenshot('sign-in');
+    // Reloading the link's page (as a link preview would fetch it) does not use it up.
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/api-keys`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('API keys');
+    await expect(page.locator('.who').innerText()).resolves.toContain('Rita Root');
+
+    const other = await context.browser()!.newContext();
+    try {
+      const again = await other.newPage();
+      await again.goto(link.url);
+      await again.getByRole('button', { name: 'Sign in' }).click();
+      await expect(again.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+        'This sign-in link does not work',
+      );
+      await again.goto(`${service.baseUrl}/dashboard/team`);
+      await expect(again.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Sign in required');
+    } finally {
+      await other.close();
+    }
+    expect(problems).toEqual([]);
+    // The request log names routes, never URLs with their query: the token is in no log line.
+    expect(service.output).toContain('/dashboard/sign-in');
+    expect(service.output).not.toContain(new URL(link.url).searchParams.get('token'));
+  }, 60_000);
+
+  it('creates a key with the keyboard, shows it once, and the key works until it is deactivated', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'pilot']);
+    await signInThroughLink(ws.workspaceId, ws.members.root);
+    await checkScreen('api-keys (empty)');
+
+    // The keyboard alone: the name field, the scope, the button.
+    await page.getByLabel('Name').focus();
+    await page.keyboard.type('Deploy bot');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByLabel('Full access').isChecked()).resolves.toBe(true);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => (globalThis as any).document.activeElement.textContent)).resolves.toBe(
+      'Create key',
+    );
+    await page.keyboard.press('Enter');
+
+    await page.getByRole('heading', { level: 1, name: 'API key created' }).waitFor();
+    await expect(page.getByRole('alert').innerText()).resolves.toContain('it will not be shown again');
+    const key = await page.getByLabel('The key').inputValue();
+    expect(key).toMatch(/^v1_[A-Za-z0-9_-]{43}$/);
+    // The copy button is the script's: shown, and it copies.
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.locator('[data-copy-status]:not(:empty)').waitFor();
+    await expect(page.locator('[data-copy-status]').innerText()).resolves.toBe('Copied to the clipboard.');
+    await expect(page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).resolves.toBe(key);
+    await checkScreen('api-key shown once');
+    await screenshot('api-key-created');
+
+    const projects = await fetch(`${service.baseUrl}/v1/projects`, { headers: { authorization: `Bearer ${key}` } });
+    expect(projects.status).toBe(200);
+
+    // Never shown again; its last use shows.
+    await page.getByRole('link', { name: 'Back to the API keys' }).click();
+    const html = await page.content();
+    expect(html).not.toContain(key);
+    const row = page.locator('tr', { hasText: 'Deploy bot' });
+    await expect(row.locator('td[data-label="Created by"]').innerText()).resolves.toBe('Rita Root');
+    await expect(row.locator('td[data-label="Scope"]').innerText()).resolves.toBe('Full access');
+    await expect(row.locator('td[data-label="Last used"]').innerText()).resolves.toMatch(/UTC$/);
+    await checkScreen('api-keys');
+    await screenshot('api-keys');
+
+    // Deactivation asks first; the API then refuses the key.
+    await row.getByRole('link', { name: /Deactivate/ }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Deactivate “Deploy bot”?');
+    await checkScreen('deactivation');
+    await page.getByRole('button', { name: 'Deactivate key' }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/api-keys?notice=deactivated`);
+    await expect(page.getByRole('status').innerText()).resolves.toBe('The key was deactivated.');
+    await expect(
+      page.locator('tr', { hasText: 'Deploy bot' }).locator('td[data-label="Status"]').innerText(),
+    ).resolves.toMatch(/^Inactive by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    const refused = await fetch(`${service.baseUrl}/v1/projects`, { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code_name: string }).code_name).toBe('api_key_inactive');
+
+    // The workspace's history says who did it.
+    const reader = await fetch(`${service.baseUrl}/v1/admin/workspaces/${ws.workspaceId}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Auditor', scope: 'read_only' }),
+    });
+    const auditor = ((await reader.json()) as { key: string }).key;
+    const events = await fetch(`${service.baseUrl}/v1/events?limit=50`, {
+      headers: { authorization: `Bearer ${auditor}` },
+    });
+    const feed = (await events.json()) as { events: Array<{ type: string; actor: unknown }> };
+    const keyEvents = feed.events.filter((e) => e.type.startsWith('workspace.api_key_') && e.actor !== undefined);
+    expect(
+      keyEvents
+        .filter((e) => JSON.stringify(e.actor) === JSON.stringify({ type: 'member', id: ws.members.root }))
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['workspace.api_key_created', 'workspace.api_key_deactivated']);
+  }, 90_000);
+
+  it('shows the team, read only, and signs out', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'project_manager', 'pilot', 'client']);
+    await signInThroughLink(ws.workspaceId, ws.members.pilot);
+    // A pilot reads the keys but has no form to create one.
+    await expect(page.getByRole('heading', { name: 'Create a key' }).count()).resolves.toBe(0);
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Team');
+    const rows = page.locator('tbody tr');
+    await expect(rows.count()).resolves.toBe(4);
+    await expect(rows.locator('td[data-label="Role"]').allInnerTexts()).resolves.toEqual([
+      'Root',
+      'Project manager',
+      'Pilot',
+      'Client',
+    ]);
+    await expect(page.locator('td[data-label="Status"]').first().innerText()).resolves.toBe('Active');
+    await checkScreen('team');
+    await screenshot('team');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Signed out');
+    await checkScreen('signed out');
+    await page.goto(`${service.baseUrl}/dashboard/team`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Sign in required');
+    await checkScreen('sign in required');
+  }, 60_000);
+
+  it('refuses an expired link', async () => {
+    const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));
+    const short = await ServiceProcess.start({ DATA_DIR: shortDir, ADMIN_TOKEN, DASHBOARD_LINK_TTL_SECONDS: '1' });
+    try {
+      const ws = await workspaceWithMembers(short, 'Late Co', ['root']);
+      const link = await mintLink(short, ws.workspaceId, ws.members.root);
+      await page.goto(link.url);
+      await new Promise((r) => setTimeout(r, 1200));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+        'This sign-in link does not work',
+      );
+      await expect(page.locator('main').innerText()).resolves.toContain('has expired or has already been used');
+      await checkScreen('link refused');
+    } finally {
+      await short.stop();
+      rmSync(shortDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
