@@ -3,13 +3,18 @@
 // any source file (TypeScript, and the dashboard's templates, styles and scripts the build
 // copies), otherwise start at once.
 const { execSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
+const { chmodSync, existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 // tsc --incremental leaves unchanged outputs untouched, so the build writes its own stamp.
 const marker = join(root, 'dist', '.build-stamp');
 if (process.argv.includes('--stamp')) {
+  // The package's commands (`bin`: workspace-ops) are run as programs, through their shebang:
+  // tsc writes them without the execute bit, which npm sets only on installing a dependency.
+  for (const command of Object.values(require(join(root, 'package.json')).bin ?? {})) {
+    chmodSync(join(root, command), 0o755);
+  }
   writeFileSync(marker, new Date().toISOString());
   process.exit(0);
 }
