@@ -22,6 +22,8 @@ export * from './test-webhook/test-webhook.command';
 export * from './test-webhook/test-webhook.handler';
 export * from './recover-webhook-deliveries/recover-webhook-deliveries.command';
 export * from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
+export * from './resend-webhook-delivery/resend-webhook-delivery.command';
+export * from './resend-webhook-delivery/resend-webhook-delivery.handler';
 export * from './get-webhook/get-webhook.query';
 export * from './get-webhook/get-webhook.handler';
 export * from './list-webhooks/list-webhooks.query';
@@ -35,6 +37,7 @@ import { DeleteWebhookHandler } from './delete-webhook/delete-webhook.handler';
 import { RotateWebhookSecretHandler } from './rotate-webhook-secret/rotate-webhook-secret.handler';
 import { TestWebhookHandler } from './test-webhook/test-webhook.handler';
 import { RecoverWebhookDeliveriesHandler } from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
+import { ResendWebhookDeliveryHandler } from './resend-webhook-delivery/resend-webhook-delivery.handler';
 import { GetWebhookHandler } from './get-webhook/get-webhook.handler';
 import { ListWebhooksHandler } from './list-webhooks/list-webhooks.handler';
 import { ListWebhookDeliveriesHandler } from './list-webhook-deliveries/list-webhook-deliveries.handler';
@@ -49,6 +52,7 @@ export const WEBHOOK_HANDLERS = [
   RotateWebhookSecretHandler,
   TestWebhookHandler,
   RecoverWebhookDeliveriesHandler,
+  ResendWebhookDeliveryHandler,
   GetWebhookHandler,
   ListWebhooksHandler,
   ListWebhookDeliveriesHandler,
