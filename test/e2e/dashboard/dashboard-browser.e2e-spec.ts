@@ -383,6 +383,14 @@ describeWithChromium('The dashboard in a browser', () => {
       await page.getByRole('button', { name: 'Pause' }).click();
       await page.waitForURL(/notice=paused$/);
       await expect(page.locator('.facts .badge').innerText()).resolves.toBe('Paused');
+      await expect(page.locator('.facts').innerText()).resolves.toMatch(
+        /Paused by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Nothing is delivered until it is resumed\./,
+      );
+      await page.getByRole('link', { name: 'All webhooks' }).click();
+      await expect(
+        page.locator('tbody tr', { hasText: 'Ops receiver' }).locator('td[data-label="Status"]').innerText(),
+      ).resolves.toMatch(/^Paused Paused by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+      await page.goto(webhookUrl);
       await page.getByRole('button', { name: 'Resume' }).click();
       await page.waitForURL(/notice=resumed$/);
       await expect(page.locator('.facts .badge').innerText()).resolves.toBe('Active');

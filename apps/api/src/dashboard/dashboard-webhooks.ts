@@ -1,6 +1,6 @@
-import { DeliveryAttemptView } from '@app/application';
+import { DeliveryAttemptView, WebhookPause } from '@app/application';
 import { DomainError, WEBHOOK_EVENT_TYPES, WebhookView } from '@app/domain';
-import { timeView } from './dashboard-view-data';
+import { actorText, timeView } from './dashboard-view-data';
 
 /** The fields of the webhook form, as typed (shown again with the errors). */
 export interface WebhookForm {
@@ -53,6 +53,18 @@ export function webhookRow(webhook: WebhookView) {
     updated: timeView(webhook.updated),
     lastTriggered: webhook.last_triggered_at === null ? null : timeView(webhook.last_triggered_at),
   };
+}
+
+/** Why a subscription is paused, in words. */
+export function pauseText(pause: WebhookPause, memberNames: ReadonlyMap<string, string>): string {
+  switch (pause.reason) {
+    case 'consecutive_failures':
+      return `Paused by the service after ${pause.failure_count} consecutive failed deliveries`;
+    case 'gone':
+      return 'Paused by the service: the receiver answered 410 Gone';
+    case 'by_hand':
+      return `Paused by ${actorText(pause.actor, memberNames)}`;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   CreateWebhookCommand,
   DeleteWebhookCommand,
   DeliveryAttemptList,
+  GetWebhookPauseQuery,
   GetWebhookQuery,
   ListWebhookDeliveriesQuery,
   ListWebhooksQuery,
@@ -20,6 +21,7 @@ import {
   TestWebhookCommand,
   UpdateWebhookCommand,
   WebhookList,
+  WebhookPause,
   DashboardAccess,
   DashboardPermission,
   DASHBOARD_SETTINGS,
@@ -68,6 +70,7 @@ import {
 } from './dashboard-view-data';
 import {
   deliveryRows,
+  pauseText,
   EMPTY_WEBHOOK_FORM,
   eventTypeChoices,
   FieldErrors,
@@ -633,8 +636,36 @@ export class DashboardController {
       errors: options.errors ?? {},
       form,
       eventTypes: eventTypeChoices(form),
-      webhooks: list.webhooks.map(webhookRow),
+      webhooks: await this.withPauses(view, list.webhooks),
       next: list.cursor ? `/dashboard/webhooks?cursor=${encodeURIComponent(list.cursor)}` : null,
+    });
+  }
+
+  /** The rows of these webhooks, a paused one saying why and when (from its history). */
+  private async withPauses(view: SignedInView, webhooks: readonly WebhookView[]) {
+    const workspaceId = view.member.workspaceId;
+    const pauses = await Promise.all(
+      webhooks.map((w) =>
+        w.status === 'paused'
+          ? this.queries.execute<GetWebhookPauseQuery, WebhookPause | null>(new GetWebhookPauseQuery(workspaceId, w.id))
+          : null,
+      ),
+    );
+    const memberIds = new Set(
+      pauses.flatMap((p) => (p?.reason === 'by_hand' && p.actor.type === 'member' ? [p.actor.id] : [])),
+    );
+    const names = new Map<string, string>();
+    await Promise.all(
+      [...memberIds].map(async (id) => {
+        const member = await this.queries
+          .execute<GetTeamMemberQuery, TeamMember>(new GetTeamMemberQuery(workspaceId, id))
+          .catch(() => null);
+        if (member) names.set(id, displayNameOf(member));
+      }),
+    );
+    return webhooks.map((w, i) => {
+      const pause = pauses[i];
+      return { ...webhookRow(w), pause: pause ? { text: pauseText(pause, names), at: timeView(pause.at) } : null };
     });
   }
 
@@ -671,7 +702,7 @@ export class DashboardController {
       mayManage,
       notice: options.notice ?? null,
       error: options.error ?? null,
-      webhook: webhookRow(webhook),
+      webhook: (await this.withPauses(view, [webhook]))[0],
       recover: options.recover ?? { since: utcMinuteValue(Date.now() - 24 * 3_600_000), error: null },
       deliveries: deliveryRows(log.deliveries, mayManage && webhook.status === 'active'),
       next: log.cursor ? `/dashboard/webhooks/${webhook.id}?cursor=${encodeURIComponent(log.cursor)}` : null,

@@ -25,6 +25,8 @@ export * from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
 export * from './resend-webhook-delivery/resend-webhook-delivery.command';
 export * from './resend-webhook-delivery/resend-webhook-delivery.handler';
 export * from './get-webhook/get-webhook.query';
+export * from './get-webhook-pause/get-webhook-pause.query';
+export * from './get-webhook-pause/get-webhook-pause.handler';
 export * from './get-webhook/get-webhook.handler';
 export * from './list-webhooks/list-webhooks.query';
 export * from './list-webhooks/list-webhooks.handler';
@@ -39,6 +41,7 @@ import { TestWebhookHandler } from './test-webhook/test-webhook.handler';
 import { RecoverWebhookDeliveriesHandler } from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
 import { ResendWebhookDeliveryHandler } from './resend-webhook-delivery/resend-webhook-delivery.handler';
 import { GetWebhookHandler } from './get-webhook/get-webhook.handler';
+import { GetWebhookPauseHandler } from './get-webhook-pause/get-webhook-pause.handler';
 import { ListWebhooksHandler } from './list-webhooks/list-webhooks.handler';
 import { ListWebhookDeliveriesHandler } from './list-webhook-deliveries/list-webhook-deliveries.handler';
 import { WebhookTargetGuard } from './webhook-target-guard';
@@ -54,6 +57,7 @@ export const WEBHOOK_HANDLERS = [
   RecoverWebhookDeliveriesHandler,
   ResendWebhookDeliveryHandler,
   GetWebhookHandler,
+  GetWebhookPauseHandler,
   ListWebhooksHandler,
   ListWebhookDeliveriesHandler,
 ];
