@@ -1,4 +1,4 @@
-import { DeliveryAttemptView, WebhookPause } from '@app/application';
+import { DeliveryAttemptView, TEST_EVENT_TYPE, WebhookPause } from '@app/application';
 import { DomainError, WEBHOOK_EVENT_TYPES, WebhookView } from '@app/domain';
 import { actorText, timeView } from './dashboard-view-data';
 
@@ -89,7 +89,7 @@ export function deliveryRows(deliveries: readonly DeliveryAttemptView[], mayRese
       response: response.length > RESPONSE_SHOWN ? `${response.slice(0, RESPONSE_SHOWN)}…` : response,
       truncated: response.length > RESPONSE_SHOWN,
       nextRetry: d.next_retry_at === null ? null : timeView(d.next_retry_at),
-      resendable: mayResend && first && d.next_retry_at === null && d.event_type !== 'webhook.test',
+      resendable: mayResend && first && d.next_retry_at === null && d.event_type !== TEST_EVENT_TYPE,
     };
   });
 }
