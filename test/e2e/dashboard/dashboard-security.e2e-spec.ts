@@ -492,6 +492,20 @@ describe('Dashboard security', () => {
         expect({ since, status: res.status }).toEqual({ since, status: 400 });
         expect(res.html).toContain(`<p class="field-error" id="recover-since-error" role="alert">${message}</p>`);
       }
+      // A valid time: the count queued is said on the page; a delivery the webhook does not have is not found.
+      const recovered = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/recover`, {
+        cookie: ws.root,
+        form: { _csrf: csrf, since: '2026-01-01T00:00' },
+      });
+      expect(recovered.status).toBe(303);
+      const after = await dashboard(t, 'GET', recovered.headers.get('location')!, { cookie: ws.root });
+      expect(after.html).toContain('0 failed deliveries are queued again.');
+      const missing = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/deliveries/msg_x/resend`, {
+        cookie: ws.root,
+        form: { _csrf: csrf },
+      });
+      expect(missing.status).toBe(404);
+      expect(missing.html).toContain('Delivery not found');
       // A paused webhook cannot recover: said on the form too.
       await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/pause`, {
         cookie: ws.root,
@@ -504,6 +518,12 @@ describe('Dashboard security', () => {
       expect(paused.status).toBe(409);
       expect(paused.html).toContain('id="recover-since-error"');
       expect(paused.html).toContain('Webhook is paused');
+      const resend = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/deliveries/msg_x/resend`, {
+        cookie: ws.root,
+        form: { _csrf: csrf },
+      });
+      expect(resend.status).toBe(409);
+      expect(resend.html).toContain('Webhook is paused; set its status to active before resending a delivery');
       const list = await t.request('GET', '/v1/webhooks', { token: ws.secret });
       expect((list.body.webhooks as unknown[]).length).toBe(1);
     });
