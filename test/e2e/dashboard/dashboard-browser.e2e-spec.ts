@@ -19,6 +19,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 const describeWithChromium = haveChromium ? describe : describe.skip;
 const SCREENSHOTS = join(__dirname, '../../../docs/dashboard');
+/** The screens also pictured at a phone's width, by the file name of their screenshot. */
+const PHONE_SCREENSHOTS: Record<string, string> = {
+  'api-keys': 'api-keys-phone',
+  'webhook deliveries': 'webhook-deliveries-phone',
+};
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeViolation {
@@ -104,8 +109,9 @@ describeWithChromium('The dashboard in a browser', () => {
         return root.scrollWidth - root.clientWidth;
       });
       expect({ screen: name, horizontalOverflow: overflow }).toEqual({ screen: name, horizontalOverflow: 0 });
-      if (name === 'api-keys' && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
-        await phone.screenshot({ path: join(SCREENSHOTS, 'api-keys-phone.png'), fullPage: true });
+      const phoneShot = PHONE_SCREENSHOTS[name];
+      if (phoneShot && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
+        await phone.screenshot({ path: join(SCREENSHOTS, `${phoneShot}.png`), fullPage: true });
     }
     await phone.close();
     expect(problems).toEqual([]);
