@@ -638,6 +638,15 @@ describe('Dashboard security', () => {
       expect(html).not.toContain('<img src=x');
     }
     expect(list.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+
+    const hookId = await createWebhook(t, cookie, '"><img src=x onerror=alert(1)>');
+    const hooks = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie });
+    const hook = await dashboard(t, 'GET', `/dashboard/webhooks/${hookId}`, { cookie });
+    const edit = await dashboard(t, 'GET', `/dashboard/webhooks/${hookId}/edit`, { cookie });
+    for (const html of [hooks.html, hook.html, edit.html]) {
+      expect(html).not.toContain('<img src=x');
+      expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    }
   });
 });
 
