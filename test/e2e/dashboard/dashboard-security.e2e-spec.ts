@@ -603,6 +603,13 @@ describe('Dashboard security', () => {
       ['refused link', await dashboard(t, 'GET', '/dashboard/sign-in')],
       ['keys', keys],
       ['team', await dashboard(t, 'GET', '/dashboard/team', { cookie: ws.root })],
+      ['webhooks', await dashboard(t, 'GET', '/dashboard/webhooks', { cookie: ws.root })],
+      ['a webhook', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}`, { cookie: ws.root })],
+      ['webhook edit', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/edit`, { cookie: ws.root })],
+      [
+        'webhook deletion',
+        await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/delete`, { cookie: ws.root }),
+      ],
       ['confirmation', await dashboard(t, 'GET', `/dashboard/api-keys/${ws.keyId}/deactivate`, { cookie: ws.root })],
       ['not found', await dashboard(t, 'GET', '/dashboard/api-keys/key_nope/deactivate', { cookie: ws.root })],
       ['signed out', await dashboard(t, 'GET', '/dashboard/team')],
