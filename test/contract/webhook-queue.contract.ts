@@ -508,6 +508,34 @@ export function webhookQueueContract(
         expect(await queue.requeueFailed('whk_1', { since: T0, until: T0 + 1_000, now: T0 + 2_000 })).toBe(0);
       });
 
+      it('re-queues one settled delivery by its id, keeping the id, in a new round', async () => {
+        const failed = delivery({ createdAt: T0 });
+        const succeeded = delivery({ createdAt: T0 });
+        const pending = delivery({ createdAt: T0, nextAttemptAt: T0 + 100_000 });
+        await enqueue(failed, succeeded, pending);
+        for (const claim of await queue.claimDue('w', T0, 10, 1_000)) {
+          const ok = claim.id === succeeded.id;
+          await queue.settle(
+            claim,
+            attemptOf(claim, 1, { succeeded: ok }),
+            ok ? { status: 'succeeded' } : { status: 'failed', reason: 'Retries exhausted' },
+          );
+        }
+        expect(await queue.requeueDelivery('whk_2', failed.id, T0 + 2_000)).toBe('not_found');
+        expect(await queue.requeueDelivery('whk_1', 'msg_missing', T0 + 2_000)).toBe('not_found');
+        expect(await queue.requeueDelivery('whk_1', pending.id, T0 + 2_000)).toBe('already_queued');
+        expect(await queue.requeueDelivery('whk_1', failed.id, T0 + 2_000)).toBe('queued');
+        expect(await queue.requeueDelivery('whk_1', failed.id, T0 + 2_000)).toBe('already_queued');
+        expect(await queue.requeueDelivery('whk_1', succeeded.id, T0 + 2_000)).toBe('queued');
+        const again = await queue.claimDue('w', T0 + 2_000, 10, 1_000);
+        expect(again.map((c) => c.id).sort()).toEqual([failed.id, succeeded.id].sort());
+        expect(again.find((c) => c.id === failed.id)).toMatchObject({
+          attempts: 1,
+          roundStart: 1,
+          payload: failed.payload,
+        });
+      });
+
       it('prunes settled deliveries and old attempts, never pending ones', async () => {
         const done = delivery();
         const pending = delivery({ nextAttemptAt: T0 + 100_000 });

@@ -5,6 +5,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { ServiceProcess } from '../../support/service-process';
 import { ADMIN_TOKEN } from '../../support/test-app';
 import { mintLink, workspaceWithMembers } from '../../support/dashboard';
+import { HttpsReceiver } from '../../support/https-receiver';
 
 /**
  * The dashboard in a real browser (Debian's chromium driven by playwright-core) on the built
@@ -18,6 +19,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 const describeWithChromium = haveChromium ? describe : describe.skip;
 const SCREENSHOTS = join(__dirname, '../../../docs/dashboard');
+/** The screens also pictured at a phone's width, by the file name of their screenshot. */
+const PHONE_SCREENSHOTS: Record<string, string> = {
+  'api-keys': 'api-keys-phone',
+  'webhook deliveries': 'webhook-deliveries-phone',
+};
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeViolation {
@@ -103,8 +109,9 @@ describeWithChromium('The dashboard in a browser', () => {
         return root.scrollWidth - root.clientWidth;
       });
       expect({ screen: name, horizontalOverflow: overflow }).toEqual({ screen: name, horizontalOverflow: 0 });
-      if (name === 'api-keys' && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
-        await phone.screenshot({ path: join(SCREENSHOTS, 'api-keys-phone.png'), fullPage: true });
+      const phoneShot = PHONE_SCREENSHOTS[name];
+      if (phoneShot && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
+        await phone.screenshot({ path: join(SCREENSHOTS, `${phoneShot}.png`), fullPage: true });
     }
     await phone.close();
     expect(problems).toEqual([]);
@@ -262,6 +269,197 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Sign in required');
     await checkScreen('sign in required');
   }, 60_000);
+
+  it('manages a webhook: the secret once, a test event, a failed delivery resent, pause, resume, rotate, delete', async () => {
+    const receiver = await HttpsReceiver.start();
+    const hooksDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-hooks-'));
+    // The service trusts the receiver's certificate and may deliver to loopback, as in the webhook e2e tests.
+    const hooks = await ServiceProcess.start({
+      DATA_DIR: hooksDir,
+      ADMIN_TOKEN,
+      NODE_EXTRA_CA_CERTS: receiver.caFile,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0,100',
+      WEBHOOK_PAUSE_AFTER_FAILURES: '10',
+    });
+    const title = () => page.getByRole('heading', { level: 1 }).innerText();
+    const notice = () => page.getByRole('status').first().innerText();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hooks.baseUrl });
+    try {
+      const ws = await workspaceWithMembers(hooks, 'Acme Aerial', ['root']);
+      const link = await mintLink(hooks, ws.workspaceId, ws.members.root);
+      await page.goto(link.url);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${hooks.baseUrl}/dashboard/api-keys`);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await expect(title()).resolves.toBe('Webhooks');
+      await checkScreen('webhooks (empty)');
+
+      // Created with the keyboard: name, URL, the first event type, the button.
+      await page.getByLabel('Name').focus();
+      await page.keyboard.type('Ops receiver');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(receiver.url('/hooks'));
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Space');
+      await expect(page.getByLabel('project.created').isChecked()).resolves.toBe(true);
+      await page.getByRole('button', { name: 'Create webhook' }).focus();
+      await page.keyboard.press('Enter');
+
+      await page.getByRole('heading', { level: 1, name: 'Webhook created' }).waitFor();
+      await expect(page.getByRole('alert').innerText()).resolves.toContain('it will not be shown again');
+      const secret = await page.getByLabel('The signing secret').inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.locator('[data-copy-status]:not(:empty)').waitFor();
+      await expect(page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).resolves.toBe(secret);
+      await checkScreen('webhook secret shown once');
+      await screenshot('webhook-secret');
+
+      await page.getByRole('link', { name: 'Go to the webhook and its deliveries' }).click();
+      await expect(title()).resolves.toBe('Ops receiver');
+      expect(await page.content()).not.toContain(secret);
+      const webhookUrl = page.url();
+
+      // A test event, delivered.
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await page.waitForURL(/notice=test-succeeded$/);
+      await expect(notice()).resolves.toBe('The test event was delivered.');
+      const testRow = page.locator('tbody tr').first();
+      await expect(testRow.locator('td[data-label="Event"]').innerText()).resolves.toBe('webhook.test');
+      await expect(testRow.locator('td[data-label="Result"]').innerText()).resolves.toBe('Succeeded');
+      await expect(testRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('204');
+      await expect(testRow.locator('td[data-label="Latency"]').innerText()).resolves.toMatch(/^\d+ ms$/);
+      expect(receiver.received('/hooks')).toHaveLength(1);
+
+      // The receiver fails: the event's delivery fails on every attempt of its schedule.
+      receiver.respond('/hooks', { status: 500, body: 'receiver down for maintenance' });
+      const keyRes = await fetch(`${hooks.baseUrl}/v1/admin/workspaces/${ws.workspaceId}/api-keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Ops bot', scope: 'full_access' }),
+      });
+      const apiKey = ((await keyRes.json()) as { key: string }).key;
+      const project = await fetch(`${hooks.baseUrl}/v1/projects`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Dam inspection',
+          description: 'Spillway',
+          status: 'planned',
+          start_date: '2026-12-01',
+        }),
+      });
+      expect(project.status).toBe(201);
+      const failed = await receiver.waitFor('/hooks', 3, 20_000);
+      const webhookIdHeader = failed[1].headers['webhook-id'];
+      expect(failed[2].headers['webhook-id']).toBe(webhookIdHeader);
+      const resend = page.getByRole('button', { name: `Resend delivery ${webhookIdHeader}` });
+      for (let i = 0; i < 50 && (await resend.count()) === 0; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        await page.goto(webhookUrl);
+      }
+      const failedRow = page.locator('tbody tr').first();
+      await expect(failedRow.locator('td[data-label="Result"]').innerText()).resolves.toBe('Failed');
+      await expect(failedRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('500');
+      await expect(failedRow.locator('td[data-label="Response"]').innerText()).resolves.toBe(
+        'receiver down for maintenance',
+      );
+      await expect(failedRow.locator('td[data-label="Delivery"]').innerText()).resolves.toContain(webhookIdHeader);
+
+      // The receiver recovers; the failed delivery is resent, with the same webhook-id.
+      receiver.respond('/hooks', { status: 200, body: 'thanks' });
+      await resend.click();
+      await page.waitForURL(/notice=resent$/);
+      await expect(notice()).resolves.toBe('The delivery is queued again, with the same webhook-id.');
+      const arrived = await receiver.waitFor('/hooks', 4, 20_000);
+      expect(arrived[3].headers['webhook-id']).toBe(webhookIdHeader);
+      expect(arrived[3].body).toBe(failed[1].body);
+      const succeededRow = page.locator('tbody tr', { hasText: webhookIdHeader }).filter({ hasText: 'Succeeded' });
+      for (let i = 0; i < 50 && (await succeededRow.count()) === 0; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        await page.goto(webhookUrl);
+      }
+      await expect(succeededRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('200');
+      await expect(succeededRow.locator('td[data-label="Delivery"]').innerText()).resolves.toContain('attempt 3');
+      await checkScreen('webhook deliveries');
+      await screenshot('webhook-deliveries');
+
+      // Paused, then resumed.
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.waitForURL(/notice=paused$/);
+      await expect(page.locator('.facts .badge').innerText()).resolves.toBe('Paused');
+      await expect(page.locator('.facts').innerText()).resolves.toMatch(
+        /Paused by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Nothing is delivered until it is resumed\./,
+      );
+      await page.getByRole('link', { name: 'All webhooks' }).click();
+      await expect(
+        page.locator('tbody tr', { hasText: 'Ops receiver' }).locator('td[data-label="Status"]').innerText(),
+      ).resolves.toMatch(/^Paused Paused by Rita Root, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+      await page.goto(webhookUrl);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.waitForURL(/notice=resumed$/);
+      await expect(page.locator('.facts .badge').innerText()).resolves.toBe('Active');
+
+      // Edited: a new name and one more event type.
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await expect(title()).resolves.toBe('Edit “Ops receiver”');
+      await checkScreen('webhook edit');
+      await page.getByLabel('Name').fill('Ops receiver (prod)');
+      await page.getByLabel('job.created').check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.waitForURL(/notice=updated$/);
+      await expect(title()).resolves.toBe('Ops receiver (prod)');
+
+      await page.getByRole('link', { name: 'All webhooks' }).click();
+      const row = page.locator('tbody tr', { hasText: 'Ops receiver (prod)' });
+      await expect(row.locator('td[data-label="Event types"]').innerText()).resolves.toBe(
+        'project.created, job.created',
+      );
+      await expect(row.locator('td[data-label="Status"]').innerText()).resolves.toBe('Active');
+      await expect(row.locator('td[data-label="Failures"]').innerText()).resolves.toBe('0');
+      await checkScreen('webhooks');
+      await screenshot('webhooks');
+
+      // The secret rotated, asked first, shown once.
+      await row.getByRole('link', { name: 'Ops receiver (prod)' }).click();
+      await page.getByRole('link', { name: 'Rotate secret' }).click();
+      await checkScreen('webhook rotation');
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await expect(title()).resolves.toBe('Webhook secret rotated');
+      const rotated = await page.getByLabel('The signing secret').inputValue();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await checkScreen('webhook secret rotated, once');
+
+      // Deleted, asked first.
+      await page.getByRole('link', { name: 'Go to the webhook and its deliveries' }).click();
+      await page.getByRole('link', { name: 'Delete' }).click();
+      await expect(title()).resolves.toBe('Delete “Ops receiver (prod)”?');
+      await checkScreen('webhook deletion');
+      await page.getByRole('button', { name: 'Delete webhook' }).click();
+      await page.waitForURL(`${hooks.baseUrl}/dashboard/webhooks?notice=deleted`);
+      await expect(notice()).resolves.toBe('The webhook was deleted.');
+      await expect(page.locator('main').innerText()).resolves.toContain('This workspace has no webhooks yet.');
+
+      // The workspace's history names the member for every change.
+      const events = await fetch(`${hooks.baseUrl}/v1/events?limit=50`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      const feed = (await events.json()) as { events: Array<{ type: string; actor: unknown }> };
+      const byMember = feed.events
+        .filter((e) => e.type.startsWith('webhook.'))
+        .filter((e) => JSON.stringify(e.actor) === JSON.stringify({ type: 'member', id: ws.members.root }))
+        .map((e) => e.type);
+      expect(new Set(byMember)).toEqual(
+        new Set(['webhook.created', 'webhook.updated', 'webhook.secret_rotated', 'webhook.deleted']),
+      );
+    } finally {
+      await hooks.stop();
+      await receiver.close();
+      rmSync(hooksDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses an expired link', async () => {
     const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));

@@ -36,7 +36,22 @@ async function workspaceWithKey(t: TestApp, name: string) {
   const secret = /value="(v1_[A-Za-z0-9_-]+)"/.exec(created.html)![1];
   const list = await dashboard(t, 'GET', '/dashboard/api-keys', { cookie: root });
   const keyId = /\/dashboard\/api-keys\/(key_[A-Za-z0-9]+)\/deactivate/.exec(list.html)![1];
-  return { ...ws, root, secret, keyId };
+  const webhookId = await createWebhook(t, root, `${name} hook`);
+  return { ...ws, root, secret, keyId, webhookId };
+}
+
+/** A public address literal: accepted without a DNS lookup, and never reached by these tests. */
+const HOOK_URL = 'https://93.184.216.34/hooks';
+
+/** A webhook created by the member of the session in the dashboard; answers its id. */
+async function createWebhook(t: TestApp, cookie: string, name: string): Promise<string> {
+  const page = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie });
+  const created = await dashboard(t, 'POST', '/dashboard/webhooks', {
+    cookie,
+    form: { _csrf: csrfOf(page.html), name, url: HOOK_URL, event_types: 'project.created' },
+  });
+  expect(created.status).toBe(201);
+  return /href="\/dashboard\/webhooks\/(whk_[A-Za-z0-9]+)"/.exec(created.html)![1];
 }
 
 describe('Dashboard security', () => {
@@ -244,6 +259,15 @@ describe('Dashboard security', () => {
       const posts: Array<[string, Record<string, string>]> = [
         ['/dashboard/api-keys', { name: 'Forged', scope: 'full_access' }],
         [`/dashboard/api-keys/${a.keyId}/deactivate`, {}],
+        ['/dashboard/webhooks', { name: 'Forged hook', url: HOOK_URL, event_types: 'job.created' }],
+        [`/dashboard/webhooks/${a.webhookId}/edit`, { name: 'Forged edit', url: HOOK_URL, event_types: 'job.created' }],
+        [`/dashboard/webhooks/${a.webhookId}/pause`, {}],
+        [`/dashboard/webhooks/${a.webhookId}/resume`, {}],
+        [`/dashboard/webhooks/${a.webhookId}/delete`, {}],
+        [`/dashboard/webhooks/${a.webhookId}/rotate-secret`, {}],
+        [`/dashboard/webhooks/${a.webhookId}/test`, {}],
+        [`/dashboard/webhooks/${a.webhookId}/recover`, { since: '2026-01-01T00:00' }],
+        [`/dashboard/webhooks/${a.webhookId}/deliveries/msg_x/resend`, {}],
         ['/dashboard/sign-out', {}],
       ];
       for (const [path, form] of posts) {
@@ -265,6 +289,10 @@ describe('Dashboard security', () => {
       expect(after.status).toBe(200);
       expect(after.html).not.toContain('Forged');
       expect((await t.request('GET', '/v1/projects', { token: a.secret })).status).toBe(200);
+      // The webhook is as it was: not renamed, not paused, not deleted, its secret not rotated.
+      const hook = await t.request('GET', `/v1/webhooks/${a.webhookId}`, { token: a.secret });
+      expect(hook.body).toMatchObject({ name: 'CSRF hook', status: 'active', event_types: ['project.created'] });
+      expect(hook.body.updated).toBe(hook.body.created);
     });
   });
 
@@ -308,6 +336,199 @@ describe('Dashboard security', () => {
     });
   });
 
+  describe('webhooks', () => {
+    it('every role reads the webhooks and their deliveries; only root and project managers change them', async () => {
+      const ws = await workspaceWithKey(t, 'Hook roles');
+      for (const role of ['ops_lead', 'pilot', 'client']) {
+        const cookie = await signIn(t, ws.workspaceId, ws.members[role]);
+        const list = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie });
+        const one = await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}`, { cookie });
+        expect({ role, list: list.status, one: one.status }).toEqual({ role, list: 200, one: 200 });
+        expect(list.html).toContain('Hook roles hook');
+        expect(list.html).not.toContain('Create a webhook');
+        expect(one.html).not.toMatch(/Send a test event|Rotate secret|Recover failed deliveries|>Delete</);
+        for (const page of ['edit', 'delete', 'rotate-secret']) {
+          const res = await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/${page}`, { cookie });
+          expect({ role, page, status: res.status }).toEqual({ role, page, status: 403 });
+        }
+        const csrf = csrfOf(list.html);
+        const posts: Array<[string, Record<string, string>, string]> = [
+          [
+            '/dashboard/webhooks',
+            { name: `made by ${role}`, url: HOOK_URL, event_types: 'job.created' },
+            'create webhooks',
+          ],
+          [
+            `/dashboard/webhooks/${ws.webhookId}/edit`,
+            { name: `renamed by ${role}`, url: HOOK_URL, event_types: 'job.created' },
+            'edit webhooks',
+          ],
+          [`/dashboard/webhooks/${ws.webhookId}/pause`, {}, 'pause webhooks'],
+          [`/dashboard/webhooks/${ws.webhookId}/resume`, {}, 'resume webhooks'],
+          [`/dashboard/webhooks/${ws.webhookId}/delete`, {}, 'delete webhooks'],
+          [`/dashboard/webhooks/${ws.webhookId}/rotate-secret`, {}, 'rotate webhook secrets'],
+          [`/dashboard/webhooks/${ws.webhookId}/test`, {}, 'send test events'],
+          [`/dashboard/webhooks/${ws.webhookId}/recover`, { since: '2026-01-01T00:00' }, 'recover deliveries'],
+          [`/dashboard/webhooks/${ws.webhookId}/deliveries/msg_x/resend`, {}, 'resend deliveries'],
+        ];
+        for (const [path, form, doing] of posts) {
+          const res = await dashboard(t, 'POST', path, { cookie, form: { _csrf: csrf, ...form } });
+          expect({ role, path, status: res.status }).toEqual({ role, path, status: 403 });
+          expect(res.html).toContain(`Your role does not allow you to ${doing}.`);
+        }
+      }
+      const hook = await t.request('GET', `/v1/webhooks/${ws.webhookId}`, { token: ws.secret });
+      expect(hook.body).toMatchObject({ name: 'Hook roles hook', status: 'active', event_types: ['project.created'] });
+      expect(hook.body.updated).toBe(hook.body.created);
+      const all = await t.request('GET', '/v1/webhooks', { token: ws.secret });
+      expect((all.body.webhooks as unknown[]).length).toBe(1);
+
+      for (const role of ['root', 'project_manager']) {
+        const cookie = await signIn(t, ws.workspaceId, ws.members[role]);
+        const list = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie });
+        expect(list.html).toContain('Create a webhook');
+        for (const page of ['', '/edit', '/delete', '/rotate-secret']) {
+          const res = await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}${page}`, { cookie });
+          expect({ role, page, status: res.status }).toEqual({ role, page, status: 200 });
+        }
+        const id = await createWebhook(t, cookie, `made by ${role}`);
+        const csrf = csrfOf(list.html);
+        const paused = await dashboard(t, 'POST', `/dashboard/webhooks/${id}/pause`, { cookie, form: { _csrf: csrf } });
+        expect(paused).toMatchObject({ status: 303 });
+        expect(paused.headers.get('location')).toBe(`/dashboard/webhooks/${id}?notice=paused`);
+        const rotated = await dashboard(t, 'POST', `/dashboard/webhooks/${id}/rotate-secret`, {
+          cookie,
+          form: { _csrf: csrf },
+        });
+        expect(rotated.status).toBe(200);
+        expect(rotated.html).toMatch(/value="whsec_[A-Za-z0-9+/=]+"/);
+        const deleted = await dashboard(t, 'POST', `/dashboard/webhooks/${id}/delete`, {
+          cookie,
+          form: { _csrf: csrf },
+        });
+        expect(deleted.headers.get('location')).toBe('/dashboard/webhooks?notice=deleted');
+        expect((await t.request('GET', `/v1/webhooks/${id}`, { token: ws.secret })).status).toBe(404);
+      }
+    });
+
+    it('shows the commands’ validation errors next to their field, never a 5xx', async () => {
+      const ws = await workspaceWithKey(t, 'Hook forms');
+      const page = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie: ws.root });
+      const csrf = csrfOf(page.html);
+      const cases: Array<[string, Record<string, string>, string, string]> = [
+        [
+          'non-https',
+          { name: 'Plain', url: 'http://93.184.216.34/x', event_types: 'job.created' },
+          'webhook-url-error',
+          'url must start with https://',
+        ],
+        [
+          'not a URL',
+          { name: 'Broken', url: 'https://exa mple.com/x', event_types: 'job.created' },
+          'webhook-url-error',
+          'url must be a valid URL',
+        ],
+        [
+          'private target',
+          { name: 'Inside', url: 'https://127.0.0.1/x', event_types: 'job.created' },
+          'webhook-url-error',
+          'url must not point to a private, loopback, link-local or otherwise internal address',
+        ],
+        [
+          'short name',
+          { name: 'x', url: HOOK_URL, event_types: 'job.created' },
+          'webhook-name-error',
+          'name must be between 2 and 100 characters',
+        ],
+        [
+          'no event types',
+          { name: 'Nothing', url: HOOK_URL },
+          'webhook-events-error',
+          'event_types is required and must include at least one of',
+        ],
+        [
+          'unknown event type',
+          { name: 'Odd', url: HOOK_URL, event_types: 'job_type.updated' },
+          'webhook-events-error',
+          'Invalid event type: job_type.updated',
+        ],
+      ];
+      for (const [what, form, id, message] of cases) {
+        const res = await dashboard(t, 'POST', '/dashboard/webhooks', {
+          cookie: ws.root,
+          form: { _csrf: csrf, ...form },
+        });
+        expect({ what, status: res.status }).toEqual({ what, status: 400 });
+        expect(res.html).toMatch(
+          new RegExp(`<p class="field-error" id="${id}">${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+        );
+        expect(res.html).toContain(`aria-describedby="${id}"`);
+        // What was typed is kept.
+        if (form.url) expect(res.html).toContain(`value="${form.url}"`);
+      }
+      const edit = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/edit`, {
+        cookie: ws.root,
+        form: { _csrf: csrf, name: 'Hook forms hook', url: 'http://93.184.216.34/x', event_types: 'project.created' },
+      });
+      expect(edit.status).toBe(400);
+      expect(edit.html).toContain(
+        '<p class="field-error" id="webhook-url-error">url must be a string starting with https://',
+      );
+      const noTypes = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/edit`, {
+        cookie: ws.root,
+        form: { _csrf: csrf, name: 'Hook forms hook', url: HOOK_URL },
+      });
+      expect(noTypes.status).toBe(400);
+      expect(noTypes.html).toContain('id="webhook-events-error"');
+      for (const [since, message] of [
+        ['yesterday', 'Enter a date and time (UTC), as YYYY-MM-DDTHH:MM'],
+        ['2026-02-30T10:00', 'Enter a date and time (UTC), as YYYY-MM-DDTHH:MM'],
+        ['2999-01-01T00:00', 'The time must not be in the future'],
+      ]) {
+        const res = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/recover`, {
+          cookie: ws.root,
+          form: { _csrf: csrf, since },
+        });
+        expect({ since, status: res.status }).toEqual({ since, status: 400 });
+        expect(res.html).toContain(`<p class="field-error" id="recover-since-error" role="alert">${message}</p>`);
+      }
+      // A valid time: the count queued is said on the page; a delivery the webhook does not have is not found.
+      const recovered = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/recover`, {
+        cookie: ws.root,
+        form: { _csrf: csrf, since: '2026-01-01T00:00' },
+      });
+      expect(recovered.status).toBe(303);
+      const after = await dashboard(t, 'GET', recovered.headers.get('location')!, { cookie: ws.root });
+      expect(after.html).toContain('0 failed deliveries are queued again.');
+      const missing = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/deliveries/msg_x/resend`, {
+        cookie: ws.root,
+        form: { _csrf: csrf },
+      });
+      expect(missing.status).toBe(404);
+      expect(missing.html).toContain('Delivery not found');
+      // A paused webhook cannot recover: said on the form too.
+      await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/pause`, {
+        cookie: ws.root,
+        form: { _csrf: csrf },
+      });
+      const paused = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/recover`, {
+        cookie: ws.root,
+        form: { _csrf: csrf, since: '2026-01-01T00:00' },
+      });
+      expect(paused.status).toBe(409);
+      expect(paused.html).toContain('id="recover-since-error"');
+      expect(paused.html).toContain('Webhook is paused');
+      const resend = await dashboard(t, 'POST', `/dashboard/webhooks/${ws.webhookId}/deliveries/msg_x/resend`, {
+        cookie: ws.root,
+        form: { _csrf: csrf },
+      });
+      expect(resend.status).toBe(409);
+      expect(resend.html).toContain('Webhook is paused; set its status to active before resending a delivery');
+      const list = await t.request('GET', '/v1/webhooks', { token: ws.secret });
+      expect((list.body.webhooks as unknown[]).length).toBe(1);
+    });
+  });
+
   describe('workspaces', () => {
     it('a session of one workspace reads and changes nothing of another, on every dashboard route, both ways', async () => {
       const a = await workspaceWithKey(t, 'Alpha');
@@ -324,21 +545,34 @@ describe('Dashboard security', () => {
         const foreign = [
           other.workspaceId,
           other.keyId,
+          other.webhookId,
           `${other === a ? 'Alpha' : 'Bravo'} deploy bot`,
+          `${other === a ? 'Alpha' : 'Bravo'} hook`,
           ...(await emailsOf(other)),
         ];
         const pages: PageResult[] = [];
         const csrf = csrfOf((await dashboard(t, 'GET', '/dashboard/team', { cookie: self.root })).html);
         for (const route of DASHBOARD_ROUTES) {
-          const path = route.path.replace(':keyId', other.keyId).replace(':name', 'dashboard.css');
+          const path = route.path
+            .replace(':keyId', other.keyId)
+            .replace(':webhookId', other.webhookId)
+            .replace(':deliveryId', 'msg_x')
+            .replace(':name', 'dashboard.css');
           const form =
             route.method === 'POST' && route.path !== '/dashboard/sign-out'
-              ? { _csrf: csrf, name: 'x', scope: 'read_only' }
+              ? {
+                  _csrf: csrf,
+                  name: 'x',
+                  scope: 'read_only',
+                  url: HOOK_URL,
+                  event_types: 'job.created',
+                  since: '2026-01-01T00:00',
+                }
               : undefined;
           if (route.path === '/dashboard/sign-out' || route.path === '/dashboard/sign-in') continue;
           const res = await dashboard(t, route.method as 'GET' | 'POST', path, { cookie: self.root, form });
           pages.push(res);
-          if (route.params.includes('keyId')) {
+          if (route.params.includes('keyId') || route.params.includes('webhookId')) {
             expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({
               route: `${route.method} ${route.path}`,
               status: 404,
@@ -346,8 +580,12 @@ describe('Dashboard security', () => {
           }
         }
         for (const page of pages) for (const text of foreign) expect(page.html).not.toContain(text);
-        // The other workspace's key was not deactivated.
+        // The other workspace's key was not deactivated, its webhook not changed nor deleted.
         expect((await t.request('GET', '/v1/projects', { token: other.secret })).status).toBe(200);
+        const hook = await t.request('GET', `/v1/webhooks/${other.webhookId}`, { token: other.secret });
+        expect(hook.status).toBe(200);
+        expect(hook.body).toMatchObject({ status: 'active', event_types: ['project.created'] });
+        expect(hook.body.updated).toBe(hook.body.created);
       }
     });
   });
@@ -365,6 +603,13 @@ describe('Dashboard security', () => {
       ['refused link', await dashboard(t, 'GET', '/dashboard/sign-in')],
       ['keys', keys],
       ['team', await dashboard(t, 'GET', '/dashboard/team', { cookie: ws.root })],
+      ['webhooks', await dashboard(t, 'GET', '/dashboard/webhooks', { cookie: ws.root })],
+      ['a webhook', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}`, { cookie: ws.root })],
+      ['webhook edit', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/edit`, { cookie: ws.root })],
+      [
+        'webhook deletion',
+        await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/delete`, { cookie: ws.root }),
+      ],
       ['confirmation', await dashboard(t, 'GET', `/dashboard/api-keys/${ws.keyId}/deactivate`, { cookie: ws.root })],
       ['not found', await dashboard(t, 'GET', '/dashboard/api-keys/key_nope/deactivate', { cookie: ws.root })],
       ['signed out', await dashboard(t, 'GET', '/dashboard/team')],
@@ -400,6 +645,15 @@ describe('Dashboard security', () => {
       expect(html).not.toContain('<img src=x');
     }
     expect(list.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+
+    const hookId = await createWebhook(t, cookie, '"><img src=x onerror=alert(1)>');
+    const hooks = await dashboard(t, 'GET', '/dashboard/webhooks', { cookie });
+    const hook = await dashboard(t, 'GET', `/dashboard/webhooks/${hookId}`, { cookie });
+    const edit = await dashboard(t, 'GET', `/dashboard/webhooks/${hookId}/edit`, { cookie });
+    for (const html of [hooks.html, hook.html, edit.html]) {
+      expect(html).not.toContain('<img src=x');
+      expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    }
   });
 });
 

@@ -10,6 +10,13 @@ export const DASHBOARD_PERMISSIONS = {
   view_api_keys: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
   /** Create and deactivate API keys. */
   manage_api_keys: ['root', 'project_manager'],
+  /** See the webhook subscriptions and their deliveries (never a signing secret). */
+  view_webhooks: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+  /**
+   * Create, edit, pause, resume, delete a subscription and rotate its secret; send a test event,
+   * resend a delivery, recover deliveries.
+   */
+  manage_webhooks: ['root', 'project_manager'],
   /** See the team: members, roles and statuses. */
   view_team: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
 } as const satisfies Record<string, readonly MemberRole[]>;

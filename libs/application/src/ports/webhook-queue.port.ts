@@ -151,6 +151,8 @@ export class FanoutLeaseLostError extends Error {
   }
 }
 
+export type RequeueOutcome = 'queued' | 'already_queued' | 'not_found';
+
 export interface WebhookQueue {
   /** Creates tables/collections and indexes that do not exist yet. */
   init(): Promise<void>;
@@ -227,6 +229,13 @@ export interface WebhookQueue {
    * `now`, with a new round of the retry schedule. Resolves with how many.
    */
   requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number>;
+  /**
+   * Puts one settled delivery of the subscription (failed or succeeded) back in the queue, due
+   * `now`, with a new round of the retry schedule; its id, and so its `webhook-id` header, stay the
+   * same. `already_queued` when it is pending (nothing changes), `not_found` when the subscription
+   * has no such delivery (a test delivery is never queued; retention may have pruned it).
+   */
+  requeueDelivery(webhookId: string, deliveryId: string, now: number): Promise<RequeueOutcome>;
   /** Forgets settled deliveries and attempts older than `before` (retention). */
   prune(before: number): Promise<void>;
   close(): Promise<void>;

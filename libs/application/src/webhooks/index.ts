@@ -22,7 +22,11 @@ export * from './test-webhook/test-webhook.command';
 export * from './test-webhook/test-webhook.handler';
 export * from './recover-webhook-deliveries/recover-webhook-deliveries.command';
 export * from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
+export * from './resend-webhook-delivery/resend-webhook-delivery.command';
+export * from './resend-webhook-delivery/resend-webhook-delivery.handler';
 export * from './get-webhook/get-webhook.query';
+export * from './get-webhook-pause/get-webhook-pause.query';
+export * from './get-webhook-pause/get-webhook-pause.handler';
 export * from './get-webhook/get-webhook.handler';
 export * from './list-webhooks/list-webhooks.query';
 export * from './list-webhooks/list-webhooks.handler';
@@ -35,7 +39,9 @@ import { DeleteWebhookHandler } from './delete-webhook/delete-webhook.handler';
 import { RotateWebhookSecretHandler } from './rotate-webhook-secret/rotate-webhook-secret.handler';
 import { TestWebhookHandler } from './test-webhook/test-webhook.handler';
 import { RecoverWebhookDeliveriesHandler } from './recover-webhook-deliveries/recover-webhook-deliveries.handler';
+import { ResendWebhookDeliveryHandler } from './resend-webhook-delivery/resend-webhook-delivery.handler';
 import { GetWebhookHandler } from './get-webhook/get-webhook.handler';
+import { GetWebhookPauseHandler } from './get-webhook-pause/get-webhook-pause.handler';
 import { ListWebhooksHandler } from './list-webhooks/list-webhooks.handler';
 import { ListWebhookDeliveriesHandler } from './list-webhook-deliveries/list-webhook-deliveries.handler';
 import { WebhookTargetGuard } from './webhook-target-guard';
@@ -49,7 +55,9 @@ export const WEBHOOK_HANDLERS = [
   RotateWebhookSecretHandler,
   TestWebhookHandler,
   RecoverWebhookDeliveriesHandler,
+  ResendWebhookDeliveryHandler,
   GetWebhookHandler,
+  GetWebhookPauseHandler,
   ListWebhooksHandler,
   ListWebhookDeliveriesHandler,
 ];

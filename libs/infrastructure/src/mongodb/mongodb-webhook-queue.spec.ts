@@ -94,3 +94,55 @@ describe('MongoWebhookQueue settles', () => {
     ]);
   });
 });
+
+describe('MongoWebhookQueue.requeueDelivery', () => {
+  /** A deliveries collection typed as the driver's: one document, updated as the server would. */
+  function queueOver(doc: { _id: string; webhook_id: string; status: string; attempts: number } | null) {
+    const calls: Array<{ filter: Document; update: Document[] }> = [];
+    const matches = (filter: Document) =>
+      doc !== null &&
+      doc._id === filter._id.$eq &&
+      doc.webhook_id === filter.webhook_id.$eq &&
+      (filter.status === undefined || (filter.status.$in as string[]).includes(doc.status));
+    const deliveries: Pick<Collection<Document>, 'updateOne' | 'countDocuments'> = {
+      updateOne: (async (filter: Document, update: Document[]) => {
+        calls.push({ filter, update });
+        if (!matches(filter)) return { matchedCount: 0, modifiedCount: 0 };
+        doc!.status = update[0].$set.status;
+        return { matchedCount: 1, modifiedCount: 1 };
+      }) as unknown as Collection<Document>['updateOne'],
+      countDocuments: (async (filter: Document) => (matches(filter) ? 1 : 0)) as Collection<Document>['countDocuments'],
+    };
+    const db = { collection: () => deliveries } as unknown as Db;
+    const client = { db: () => db } as unknown as MongoClient;
+    return { queue: new MongoWebhookQueue(MongoConnection.over(client, 'ops'), false), calls };
+  }
+
+  it('sets a settled delivery pending, due now, in a new round that starts at its attempt count', async () => {
+    const { queue, calls } = queueOver({ _id: 'msg_1', webhook_id: 'whk_1', status: 'failed', attempts: 3 });
+    expect(await queue.requeueDelivery('whk_1', 'msg_1', 5_000)).toBe('queued');
+    expect(calls[0].filter).toEqual({
+      _id: { $eq: 'msg_1' },
+      webhook_id: { $eq: 'whk_1' },
+      status: { $in: ['failed', 'succeeded'] },
+    });
+    expect(calls[0].update).toEqual([
+      {
+        $set: {
+          status: 'pending',
+          next_attempt_at: 5_000,
+          round_start: '$attempts',
+          last_error: null,
+          settled_at: null,
+        },
+      },
+    ]);
+    expect(await queue.requeueDelivery('whk_1', 'msg_1', 6_000)).toBe('already_queued');
+  });
+
+  it('finds no delivery of another subscription, nor one that is not there', async () => {
+    const { queue } = queueOver({ _id: 'msg_1', webhook_id: 'whk_1', status: 'failed', attempts: 1 });
+    expect(await queue.requeueDelivery('whk_2', 'msg_1', 5_000)).toBe('not_found');
+    expect(await queue.requeueDelivery('whk_1', 'msg_2', 5_000)).toBe('not_found');
+  });
+});

@@ -5,6 +5,7 @@ import {
   DeliveryAttempt,
   FanoutBatch,
   FanoutLeaseLostError,
+  RequeueOutcome,
   SettleRequest,
   SettleResult,
   StoredAttempt,
@@ -520,6 +521,26 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
       ],
     );
     return result.modifiedCount;
+  }
+
+  async requeueDelivery(webhookId: string, deliveryId: string, now: number): Promise<RequeueOutcome> {
+    const result = await this.deliveries.updateOne(
+      { _id: { $eq: deliveryId }, webhook_id: { $eq: webhookId }, status: { $in: ['failed', 'succeeded'] } },
+      [
+        {
+          $set: {
+            status: 'pending',
+            next_attempt_at: now,
+            round_start: '$attempts',
+            last_error: null,
+            settled_at: null,
+          },
+        },
+      ],
+    );
+    if (result.modifiedCount === 1) return 'queued';
+    const found = await this.deliveries.countDocuments({ _id: { $eq: deliveryId }, webhook_id: { $eq: webhookId } });
+    return found > 0 ? 'already_queued' : 'not_found';
   }
 
   async prune(before: number): Promise<void> {

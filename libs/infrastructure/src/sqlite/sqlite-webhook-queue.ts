@@ -15,6 +15,7 @@ import {
   DeliveryAttempt,
   FanoutBatch,
   FanoutLeaseLostError,
+  RequeueOutcome,
   SettleRequest,
   SettleResult,
   StoredAttempt,
@@ -230,6 +231,14 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
            last_error = NULL, settled_at = NULL
          WHERE webhook_id = @webhookId AND status = 'failed' AND created_at >= @since AND created_at < @until`,
       ),
+      requeueOne: db.prepare(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, round_start = attempts,
+           last_error = NULL, settled_at = NULL
+         WHERE id = @deliveryId AND webhook_id = @webhookId AND status IN ('failed', 'succeeded')`,
+      ),
+      deliveryStatus: db.prepare<[string, string], { status: string }>(
+        `SELECT status FROM webhook_deliveries WHERE id = ? AND webhook_id = ?`,
+      ),
       // In chunks (see prune), each found through an index: settled_at is only set on settled deliveries.
       pruneDeliveries: db.prepare(
         `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
@@ -407,6 +416,11 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {
     return this.stmt.requeue.run({ webhookId, ...options }).changes;
+  }
+
+  async requeueDelivery(webhookId: string, deliveryId: string, now: number): Promise<RequeueOutcome> {
+    if (this.stmt.requeueOne.run({ webhookId, deliveryId, now }).changes === 1) return 'queued';
+    return this.stmt.deliveryStatus.get(deliveryId, webhookId) ? 'already_queued' : 'not_found';
   }
 
   /**
