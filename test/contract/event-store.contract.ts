@@ -41,7 +41,9 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
         expect(stored.map((e) => [e.position, e.revision, e.id, e.type, e.schemaVersion])).toEqual(
           recorded.map((e) => [e.position, e.revision, e.id, e.type, e.schemaVersion]),
         );
-        expect(stored.map((e) => JSON.parse(Buffer.from(e.data).toString('utf8')))).toEqual(recorded.map((e) => e.data));
+        expect(stored.map((e) => JSON.parse(Buffer.from(e.data).toString('utf8')))).toEqual(
+          recorded.map((e) => e.data),
+        );
         expect(stored.every((e) => e.data instanceof Uint8Array && e.metadata instanceof Uint8Array)).toBe(true);
         expect(JSON.parse(Buffer.from(stored[0].metadata).toString('utf8'))).toEqual(expect.any(Object));
       });

@@ -12,3 +12,4 @@ export * from './subject-key-store.port';
 export * from './snapshot-store.port';
 export * from './process-host.port';
 export * from './projector-lock.port';
+export * from './ledger-store.port';

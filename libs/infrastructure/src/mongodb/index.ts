@@ -5,3 +5,4 @@ export * from './mongodb-subject-key-store';
 export * from './mongodb-snapshot-store';
 export * from './mongodb-connection';
 export * from './mongodb-projector-lease';
+export * from './mongodb-ledger-store';

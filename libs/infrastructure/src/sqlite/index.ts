@@ -8,3 +8,4 @@ export * from './sqlite-snapshot-store';
 export * from './sqlite-process-lock';
 export * from './sqlite-projector-lock';
 export * from './sqlite-backup';
+export * from './sqlite-ledger-store';
