@@ -56,6 +56,10 @@ export interface AppConfig {
    * names (`loopback`, `linklocal`, `uniquelocal`).
    */
   trustProxy: boolean | { hops: number } | { addresses: string[] };
+  /** Every this many ms the projector signs a ledger head if the log grew (LEDGER_HEAD_INTERVAL_MS, 0: never). */
+  ledgerHeadIntervalMs: number;
+  /** `off` stops the projector building the ledger: for measuring its cost only (LEDGER, docs/ledger.md). */
+  ledger: 'on' | 'off';
 }
 
 /**
@@ -172,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig {
     ),
     readCache: oneOf('READ_CACHE', env.READ_CACHE, ['on', 'off'] as const, 'on'),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    ledgerHeadIntervalMs:
+      env.LEDGER_HEAD_INTERVAL_MS === '0'
+        ? 0
+        : positiveInt('LEDGER_HEAD_INTERVAL_MS', env.LEDGER_HEAD_INTERVAL_MS, 3_600_000),
+    ledger: oneOf('LEDGER', env.LEDGER, ['on', 'off'] as const, 'on'),
   };
 }
 

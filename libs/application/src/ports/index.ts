@@ -13,3 +13,4 @@ export * from './snapshot-store.port';
 export * from './process-host.port';
 export * from './projector-lock.port';
 export * from './ledger-store.port';
+export * from './ledger-signer.port';
