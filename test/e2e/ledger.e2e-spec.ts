@@ -118,6 +118,35 @@ describe('The ledger on a running service, verified offline by the CLI', () => {
     expect(selfConsistent.stdout).toContain('public key inside the export');
   }, 60_000);
 
+  it('answers proofs through the operator API, refuses bad input with 400, and leaves signing to the projector', async () => {
+    const inclusion = await admin('GET', '/ledger/proofs/inclusion?event_id=nope');
+    expect(inclusion.status).toBe(404);
+    const first = await admin('GET', '/ledger/proofs/inclusion?position=1&size=6');
+    expect(first).toMatchObject({ status: 200, body: { leaf_index: 0, position: 1, size: 6 } });
+    expect(first.body.audit_path).toHaveLength(3);
+    for (const bad of ['position=0', 'position=x', 'position=1&event_id=a', '', 'position=1&size=99'])
+      expect((await admin('GET', `/ledger/proofs/inclusion?${bad}`)).status).toBe(400);
+    const consistency = await admin('GET', '/ledger/proofs/consistency?first=3&second=6');
+    expect(consistency).toMatchObject({ status: 200, body: { first: 3, second: 6 } });
+    expect((await admin('GET', '/ledger/proofs/consistency')).body).toMatchObject({ first: 6 });
+    expect((await admin('GET', '/ledger/proofs/consistency?first=7&second=6')).status).toBe(400);
+    expect((await admin('GET', '/ledger/heads?cursor=bogus')).status).toBe(400);
+
+    const replica = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN: TOKEN, PROJECTIONS: 'external' });
+    try {
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const refused = await fetch(`${replica.baseUrl}/v1/admin/ledger/heads`, { method: 'POST', headers });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { message: string }).message).toContain('runs only on the projector');
+      const listed = await fetch(`${replica.baseUrl}/v1/admin/ledger/heads`, { headers });
+      expect(((await listed.json()) as { count: number }).count).toBe(1);
+      const key = await fetch(`${replica.baseUrl}/v1/admin/ledger/public-key`, { headers });
+      expect(await key.json()).toEqual(JSON.parse(readFileSync(join(dir, 'key.json'), 'utf8')));
+    } finally {
+      await replica.stop('SIGTERM');
+    }
+  }, 90_000);
+
   it('rejects a head signed by another key, or whose signature was changed', async () => {
     const file = await exportAll('export-sig.ndjson');
     const head = JSON.parse(readFileSync(join(dir, 'head-1.json'), 'utf8'));

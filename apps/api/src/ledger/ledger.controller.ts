@@ -25,6 +25,7 @@ import {
 
 const SIGN_HEAD = 'Signing a ledger head';
 const REBUILD = 'A ledger rebuild';
+const NO_HEAD = 'first is required: no head of a non-empty log is kept yet';
 const ONE_EVENT = 'Give exactly one of position or event_id';
 const BEHIND_EXAMPLE =
   'The ledger did not catch up with the event store within 10000 ms (log at position 480000, store at 480210); retry later';
@@ -127,16 +128,17 @@ export class LedgerController {
   @ApiOperation({
     summary: 'Consistency proof between two sizes',
     description:
-      'RFC 9162 proof that the tree of `first` leaves is a prefix of the tree of `second` leaves (default: the whole log).',
+      'RFC 9162 proof that the tree of `first` leaves (default: the size of the newest head kept) is a prefix of the tree of `second` leaves (default: the whole log).',
   })
-  @ApiQuery({ name: 'first', required: true, type: 'integer', example: 1000 })
+  @ApiQuery({ name: 'first', required: false, type: 'integer', example: 1000 })
   @ApiQuery({ name: 'second', required: false, type: 'integer', example: 48210 })
   @ApiOkResponse({ type: ConsistencyProofSchema })
-  @ApiErrors({ 400: 'first must be an integer of at least 1' })
-  consistency(@Query('first') first?: unknown, @Query('second') second?: unknown) {
-    const from = integer('first', first, 1);
-    if (from === undefined) throw validationError('first must be an integer of at least 1');
-    return this.ledger.consistency(from, integer('second', second, 1));
+  @ApiErrors({ 400: ['first must be an integer of at least 1', NO_HEAD] })
+  async consistency(@Query('first') first?: unknown, @Query('second') second?: unknown) {
+    const to = integer('second', second, 1);
+    const from = integer('first', first, 1) ?? (await this.ledger.listHeads()).heads[0]?.size;
+    if (!from) throw validationError(NO_HEAD);
+    return this.ledger.consistency(from, to);
   }
 
   /** `events export --all`: a header line (the public key, the log's size), then every event with its leaf data. */
