@@ -234,3 +234,39 @@ describe('The ledger on a running service, verified offline by the CLI', () => {
     expect(alone.code).toBe(0); // the rebuilt head only vouches for what is left: why heads are kept elsewhere
   }, 60_000);
 });
+
+describe('The ledger after the projector is killed (kill -9) mid-stream', () => {
+  let dir: string;
+  let service: ServiceProcess | undefined;
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('continues from its stored checkpoint at the next start: every event once, in order, matching the store', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wos-ledger-kill-'));
+    const call = (base: string, method: string, path: string, body?: unknown) =>
+      fetch(`${base}/v1/admin${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN: TOKEN });
+    const base = service.baseUrl;
+    const writes = Array.from({ length: 200 }, (_, i) =>
+      call(base, 'POST', '/workspaces', { name: `Kill ${i}`, plan: 'pro' }).catch(() => undefined),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    await service.stop('SIGKILL');
+    await Promise.all(writes);
+
+    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN: TOKEN });
+    const head = (await (await call(service.baseUrl, 'POST', '/ledger/heads')).json()) as { size: number };
+    const events = new Database(join(dir, 'events.db'), { readonly: true });
+    const stored = (events.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    events.close();
+    expect(head.size).toBe(stored);
+    const verified = (await (await call(service.baseUrl, 'POST', '/ledger/verify')).json()) as { matches: boolean };
+    expect(verified.matches).toBe(true);
+  }, 120_000);
+});
