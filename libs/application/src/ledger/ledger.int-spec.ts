@@ -241,3 +241,80 @@ describe('Ledger proofs, checked by an independent RFC 9162 implementation', () 
     expect((await again.signHead()).root).toBe(mth(await leaves()).toString('hex'));
   });
 });
+
+describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let store: SqliteLedgerStore;
+  let ledger: Ledger;
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32));
+  const signer: LedgerSigner = { keyId: 'k', publicKey: raw, sign: (m) => sign(null, m, privateKey) };
+  const N = 2600;
+  const event = (i: number) =>
+    ({
+      id: `big-${i}`,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: { i },
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-big-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
+    await events.appendToStreams(
+      Array.from({ length: N }, (_, i) => ({
+        streamId: `big-${i}`,
+        events: [event(i)],
+        expectedRevision: 'no_stream' as const,
+      })),
+    );
+    while ((await ledger.step()) > 0);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const leaves = async () =>
+    (await events.readAllStored({ after: 0, maxCount: 10_000 })).map((e) =>
+      leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
+    );
+
+  it('gives the same valid proofs when computed and when answered from kept subtrees, and fresh ones after a rebuild', async () => {
+    const all = await leaves();
+    const root = mth(all);
+    for (const round of [1, 2]) {
+      for (const m of [0, 1023, 1024, 2047, 2599]) {
+        const proof = await ledger.inclusion({ eventId: `big-${m}` });
+        expect([round, proof.root]).toEqual([round, root.toString('hex')]);
+        expect(checkInclusion(m, N, H_LEAF(all[m]), proof.audit_path.map(hex), root)).toBe(true);
+      }
+      for (const m of [1, 1024, 1500, 2048]) {
+        const proof = await ledger.consistency(m, N);
+        expect(checkConsistency(m, N, mth(all.slice(0, m)), root, proof.proof.map(hex))).toBe(true);
+      }
+    }
+    // A history changed under the log, then rebuilt: proofs follow the new leaves, not the kept subtrees.
+    const db = new (await import('../../../infrastructure/src/sqlite/sqlite-driver')).default(join(dir, 'events.db'));
+    db.prepare("UPDATE events SET data = '{\"i\":-1}' WHERE event_id = 'big-5'").run();
+    db.close();
+    await ledger.rebuild();
+    const changed = await leaves();
+    const proof = await ledger.inclusion({ eventId: 'big-2599' });
+    expect(proof.root).toBe(mth(changed).toString('hex'));
+    expect(checkInclusion(2599, N, H_LEAF(changed[2599]), proof.audit_path.map(hex), mth(changed))).toBe(true);
+  });
+});
