@@ -318,3 +318,55 @@ describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => 
     expect(checkInclusion(2599, N, H_LEAF(changed[2599]), proof.audit_path.map(hex), mth(changed))).toBe(true);
   });
 });
+
+describe('Ledger on the projector: the build loop and periodic heads', () => {
+  it('builds as events come, signs a head each interval when the log grew and none when it did not, and stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-loop-'));
+    const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: (m) => sign(null, m, privateKey) };
+    const ledger = new Ledger(events, store, signer, { headIntervalMs: 60, pollIntervalMs: 5 });
+    const append = (id: string) =>
+      events.appendToStream(
+        id,
+        [
+          {
+            id,
+            type: 'test.happened',
+            schemaVersion: 1,
+            data: {},
+            metadata: {
+              workspaceId: null,
+              actor: { type: 'operator' },
+              requestId: null,
+              correlationId: 'c',
+              causationId: null,
+              recordedAt: 1,
+            },
+          } as NewEvent,
+        ],
+        { expectedRevision: 'no_stream' },
+      );
+    try {
+      ledger.start();
+      await append('a');
+      await append('b');
+      await new Promise((r) => setTimeout(r, 150));
+      expect((await store.state()).size).toBe(2);
+      const heads = await store.listHeads({ limit: 10 });
+      expect(heads.map((h) => h.head.size)).toEqual([2]); // one head: the log did not grow after it
+      await append('c');
+      expect((await ledger.signHead()).size).toBe(3); // on demand, waiting for the log to reach the store
+      await ledger.stop();
+      await append('d');
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await store.state()).size).toBe(3);
+    } finally {
+      await ledger.stop();
+      await store.close();
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
