@@ -57,6 +57,9 @@ async function main() {
     await time('inclusion proof of the middle event', () =>
       ledger.inclusion({ position: Math.floor(built / 2) }, built),
     );
+    await time('inclusion proof of another event (kept subtrees)', () =>
+      ledger.inclusion({ position: Math.floor(built / 5) }, built),
+    );
     await time('consistency proof (size/3 -> size)', () => ledger.consistency(Math.floor(built / 3), built));
     await time('verify the log against the store', () => ledger.verify());
     await ledgerStore.close();
