@@ -332,7 +332,7 @@ export class Ledger {
   private readonly subtree = async (start: number, end: number): Promise<Hash> => {
     const n = end - start;
     if (n <= CACHED_SUBTREE || this.role !== 'projector') return this.hashRange(start, end);
-    const aligned = (n & (n - 1)) === 0 && start % n === 0;
+    const aligned = Number.isInteger(Math.log2(n)) && start % n === 0;
     const key = `${start}:${n}`;
     const known = aligned ? this.perfect.get(key) : undefined;
     if (known) return known;

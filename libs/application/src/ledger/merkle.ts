@@ -280,7 +280,7 @@ export function verifyConsistency(
   return sn === 0 && fr.equals(firstRoot) && sr.equals(secondRoot);
 }
 
-const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
+const isPowerOfTwo = (n: number) => n > 0 && Number.isInteger(Math.log2(n));
 
 /** The text a head's signature covers (docs/ledger.md, "Signed heads"). */
 export function headSigningText(head: { size: number; root: string; signed_at: string }): string {
