@@ -213,6 +213,18 @@ describe('The ledger on a running service, verified offline by the CLI', () => {
 
     await saveHead('head-2.json');
     const file = await exportAll('export-erased.ndjson');
+    // The key's creation is exported by its data's digest alone: no credential leaves.
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('"type":"workspace.api_key_created"');
+    expect(text).not.toContain('key_hash');
+    const stored = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { stored_data?: string })
+      .filter((l) => l.stored_data !== undefined)
+      .map((l) => Buffer.from(l.stored_data!, 'base64').toString('utf8'));
+    expect(stored.length).toBeGreaterThan(5);
+    expect(stored.filter((data) => data.includes('key_hash'))).toEqual([]);
     const verified = await verify(file, ['head-1.json', 'head-2.json']);
     expect(verified.stdout).toContain('verified');
     expect(verified.code).toBe(0);

@@ -139,7 +139,12 @@ export async function verifyAudit(
       fail(`position ${event.position}: not after the previous event's position ${lastPosition} (order changed)`);
     }
     lastPosition = event.position;
-    const hash = exportedLeafHash(event);
+    const recomputed = exportedLeafHash(event);
+    if (!recomputed) {
+      firstMismatchPosition ??= event.position;
+      fail(`position ${event.position} (event ${event.id}): its stored data does not hash to its data_sha256`);
+    }
+    const hash = recomputed ?? Buffer.alloc(32);
     if (event.ledger_leaf_hash && event.ledger_leaf_hash !== hash.toString('hex') && firstMismatchPosition === null) {
       firstMismatchPosition = event.position;
       fail(

@@ -44,7 +44,7 @@ function leafOf(e: {
     text(e.id),
     text(e.type),
     text(String(e.schemaVersion)),
-    field(e.data),
+    field(sha256(e.data)),
     field(e.metadata),
   ]);
 }

@@ -2,6 +2,7 @@ import { notFound, validationError } from '@app/domain';
 import { EventStore, StoredEventBytes } from '../ports/event-store.port';
 import { LedgerSigner } from '../ports/ledger-signer.port';
 import { LedgerConflictError, LedgerLeaf, LedgerState, LedgerStore, SignedHead } from '../ports/ledger-store.port';
+import { redactSecrets } from '../history/history-entry';
 import { decodeCursor, encodeCursor, PAGE_SIZE } from '../shared/pagination';
 import {
   consistencyPath,
@@ -11,8 +12,9 @@ import {
   headSigningText,
   inclusionPath,
   leafHash,
-  leafBytes,
+  leafBytesOf,
   nodeHash,
+  sha256,
   splitPoint,
 } from './merkle';
 
@@ -109,13 +111,18 @@ export interface ExportedLeafLine {
   id: string;
   type: string;
   schema_version: number;
-  /** Base64 of the data bytes as stored (what the leaf commits to). */
-  stored_data: string;
+  /** SHA-256 of the data bytes as stored, hex (what the leaf commits to). */
+  data_sha256: string;
+  /**
+   * Base64 of the data bytes as stored; absent when the data holds a credential-like field
+   * (`secret`, `key_hash`, `password`, `token`): the digest alone then vouches for it.
+   */
+  stored_data?: string;
   /** Base64 of the metadata bytes as stored. */
   stored_metadata: string;
   /** The leaf hash the ledger recorded for this index when it appended it (hex), if it has. */
   ledger_leaf_hash: string | null;
-  /** The stored data parsed, for reading (null if it is not JSON). */
+  /** The stored data parsed, for reading, credential-like fields removed (null if it is not JSON). */
   data: unknown;
 }
 
@@ -478,9 +485,13 @@ export class Ledger {
 
 function exportLine(event: StoredEventBytes, index: number, recorded: Hash | undefined): ExportedLeafLine {
   const data = Buffer.from(event.data);
+  const text = data.toString('utf8');
   let parsed: unknown;
+  let clean = false;
   try {
-    parsed = JSON.parse(data.toString('utf8'));
+    const value: unknown = JSON.parse(text);
+    parsed = redactSecrets(value);
+    clean = JSON.stringify(parsed) === text;
   } catch {
     parsed = null;
   }
@@ -492,25 +503,36 @@ function exportLine(event: StoredEventBytes, index: number, recorded: Hash | und
     id: event.id,
     type: event.type,
     schema_version: event.schemaVersion,
-    stored_data: data.toString('base64'),
+    data_sha256: sha256(data).toString('hex'),
+    ...(clean ? { stored_data: data.toString('base64') } : {}),
     stored_metadata: Buffer.from(event.metadata).toString('base64'),
     ledger_leaf_hash: recorded ? hex(recorded) : null,
     data: parsed,
   };
 }
 
-/** The leaf hash of an export line, recomputed from its stored bytes (what `audit verify` does). */
-export function exportedLeafHash(line: ExportedLeafLine): Hash {
+/**
+ * The leaf hash of an export line, recomputed from its fields (what `audit verify` does); null
+ * when its stored data does not hash to the digest it gives.
+ */
+export function exportedLeafHash(line: ExportedLeafLine): Hash | null {
+  if (
+    line.stored_data !== undefined &&
+    sha256(Buffer.from(line.stored_data, 'base64')).toString('hex') !== line.data_sha256
+  )
+    return null;
   return leafHash(
-    leafBytes({
-      position: line.position,
-      streamId: line.stream_id,
-      revision: line.revision,
-      id: line.id,
-      type: line.type,
-      schemaVersion: line.schema_version,
-      data: Buffer.from(line.stored_data, 'base64'),
-      metadata: Buffer.from(line.stored_metadata, 'base64'),
-    }),
+    leafBytesOf(
+      {
+        position: line.position,
+        streamId: line.stream_id,
+        revision: line.revision,
+        id: line.id,
+        type: line.type,
+        schemaVersion: line.schema_version,
+        metadata: Buffer.from(line.stored_metadata, 'base64'),
+      },
+      Buffer.from(line.data_sha256, 'hex'),
+    ),
   );
 }

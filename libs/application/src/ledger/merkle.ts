@@ -15,7 +15,7 @@ const NODE_PREFIX = Buffer.from([1]);
 /** The first field of every leaf: names the encoding, so another one can never be mistaken for it. */
 export const LEAF_ENCODING = 'workspace-operations ledger leaf v1';
 
-const sha256 = (bytes: Uint8Array): Hash => oneShotHash('sha256', bytes, 'buffer');
+export const sha256 = (bytes: Uint8Array): Hash => oneShotHash('sha256', bytes, 'buffer');
 
 export function leafHash(leaf: Uint8Array): Hash {
   return createHash('sha256').update(LEAF_PREFIX).update(leaf).digest();
@@ -36,10 +36,17 @@ export const EMPTY_ROOT: Hash = createHash('sha256').digest();
 /**
  * The bytes of an event's leaf: nine fields, each a 4-byte big-endian length then its bytes —
  * the encoding's name, then position, stream id, revision, event id, type, schema version (the
- * numbers as decimal ASCII, the texts as UTF-8), then the stored data and metadata bytes exactly
- * as the store holds them.
+ * numbers as decimal ASCII, the texts as UTF-8), then the SHA-256 of the stored data bytes, and
+ * the stored metadata bytes, exactly as the store holds them. The data enters through its digest
+ * so that an export can leave out the bytes of an event holding a credential (an API key's hash)
+ * and still let its leaf be checked (docs/ledger.md, "Leaves").
  */
 export function leafBytes(event: StoredEventBytes): Buffer {
+  return leafBytesOf(event, sha256(event.data));
+}
+
+/** The leaf bytes with the data given by its SHA-256 (what an export line carries). */
+export function leafBytesOf(event: Omit<StoredEventBytes, 'data'>, dataSha256: Uint8Array): Buffer {
   const fields: Uint8Array[] = [
     Buffer.from(LEAF_ENCODING, 'utf8'),
     Buffer.from(String(event.position), 'utf8'),
@@ -48,7 +55,7 @@ export function leafBytes(event: StoredEventBytes): Buffer {
     Buffer.from(event.id, 'utf8'),
     Buffer.from(event.type, 'utf8'),
     Buffer.from(String(event.schemaVersion), 'utf8'),
-    event.data,
+    dataSha256,
     event.metadata,
   ];
   const parts: Uint8Array[] = [];
@@ -75,7 +82,8 @@ export function eventLeafHash(event: StoredEventBytes): Hash {
     event.type,
     String(event.schemaVersion),
   ];
-  let size = 1 + 4 + LEAF_ENCODING_BYTES.length + 8 + event.data.length + event.metadata.length;
+  const data = sha256(event.data);
+  let size = 1 + 4 + LEAF_ENCODING_BYTES.length + 8 + data.length + event.metadata.length;
   for (const text of texts) size += 4 + Buffer.byteLength(text, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
   bytes[0] = LEAF_PREFIX[0];
@@ -87,7 +95,7 @@ export function eventLeafHash(event: StoredEventBytes): Hash {
     bytes.writeUInt32BE(length, at);
     at += 4 + length;
   }
-  for (const field of [event.data, event.metadata]) {
+  for (const field of [data, event.metadata]) {
     at = bytes.writeUInt32BE(field.length, at);
     bytes.set(field, at);
     at += field.length;

@@ -1,4 +1,5 @@
 import Database from './sqlite-driver';
+import { StatementsByLimit } from './sqlite-limit';
 import { openSharedFile } from './sqlite-open';
 import {
   LedgerConflictError,
@@ -32,7 +33,7 @@ export class SqliteLedgerStore implements LedgerStore {
     atPosition: Database.Statement<[number], LeafRow>;
     ofEvent: Database.Statement<[string], LeafRow>;
     addHead: Database.Statement<[number, string, string, string, string]>;
-    heads: Database.Statement<[number, number], HeadRow>;
+    heads: StatementsByLimit<Database.Statement<[number], HeadRow>>;
     countHeads: Database.Statement<[], number>;
   };
   private readonly appendTx: Database.Transaction<(leaves: LedgerLeaf[], next: LedgerState) => void>;
@@ -73,11 +74,13 @@ export class SqliteLedgerStore implements LedgerStore {
       addHead: this.db.prepare(
         'INSERT INTO ledger_heads (size, root, signed_at, key_id, signature) VALUES (?, ?, ?, ?, ?)',
       ),
-      heads: this.db
-        .prepare<[number, number], HeadRow>(
-          'SELECT seq, size, root, signed_at, key_id, signature FROM ledger_heads WHERE seq < ? ORDER BY seq DESC LIMIT ?',
-        )
-        .raw(),
+      heads: new StatementsByLimit((limit) =>
+        this.db
+          .prepare<[number], HeadRow>(
+            `SELECT seq, size, root, signed_at, key_id, signature FROM ledger_heads WHERE seq < ? ORDER BY seq DESC ${limit}`,
+          )
+          .raw(),
+      ),
       countHeads: this.db.prepare<[], number>('SELECT count(*) FROM ledger_heads').pluck(),
     };
     this.appendTx = this.db.transaction((leaves: LedgerLeaf[], next: LedgerState) => {
@@ -120,10 +123,13 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   async listHeads(options: { before?: number; limit: number }): Promise<StoredHead[]> {
-    return this.stmt.heads.all(options.before ?? Number.MAX_SAFE_INTEGER, options.limit).map((row) => ({
-      seq: row[0],
-      head: { size: row[1], root: row[2], signed_at: row[3], key_id: row[4], signature: row[5] },
-    }));
+    return this.stmt.heads
+      .get(options.limit)
+      .all(options.before ?? Number.MAX_SAFE_INTEGER)
+      .map((row) => ({
+        seq: row[0],
+        head: { size: row[1], root: row[2], signed_at: row[3], key_id: row[4], signature: row[5] },
+      }));
   }
 
   async countHeads(): Promise<number> {
