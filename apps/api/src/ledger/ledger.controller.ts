@@ -146,7 +146,7 @@ export class LedgerController {
   @ApiOperation({
     summary: 'Export the whole history with its leaf data (NDJSON)',
     description:
-      'First line: `{ ledger_export: 1, key_id, public_key, ledger_size }`. Then one line per event in store order: `leaf_index`, `position`, `stream_id`, `revision`, `id`, `type`, `schema_version`, `data_sha256` (SHA-256 of the stored data, hex), `stored_data` and `stored_metadata` (base64 of the bytes as stored; `stored_data` left out when the data holds a credential-like field), `ledger_leaf_hash` (the leaf the log recorded) and `data` (parsed, credential-like fields removed, for reading). What `audit verify` reads.',
+      'First line: `{ ledger_export: 1, key_id, public_key, ledger_size }`. Then one line per event in store order: `leaf_index`, `position`, `stream_id`, `revision`, `id`, `type`, `schema_version`, `data_sha256` (SHA-256 of the stored data, hex), `stored_data` and `stored_metadata` (base64 of the bytes as stored; `stored_data` left out when the data holds a credential-like field), and `ledger_leaf_hash` (the leaf the log recorded). What `audit verify` reads; the events as readers see them are in `GET /v1/admin/events/export`.',
   })
   @ApiOkResponse({ description: 'NDJSON', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
   export() {

@@ -122,8 +122,6 @@ export interface ExportedLeafLine {
   stored_metadata: string;
   /** The leaf hash the ledger recorded for this index when it appended it (hex), if it has. */
   ledger_leaf_hash: string | null;
-  /** The stored data parsed, for reading, credential-like fields removed (null if it is not JSON). */
-  data: unknown;
 }
 
 export interface ExportHeader {
@@ -486,14 +484,11 @@ export class Ledger {
 function exportLine(event: StoredEventBytes, index: number, recorded: Hash | undefined): ExportedLeafLine {
   const data = Buffer.from(event.data);
   const text = data.toString('utf8');
-  let parsed: unknown;
-  let clean = false;
+  let clean: boolean;
   try {
-    const value: unknown = JSON.parse(text);
-    parsed = redactSecrets(value);
-    clean = JSON.stringify(parsed) === text;
+    clean = JSON.stringify(redactSecrets(JSON.parse(text))) === text;
   } catch {
-    parsed = null;
+    clean = true; // not JSON: no field of it can be named like a credential
   }
   return {
     leaf_index: index,
@@ -507,7 +502,6 @@ function exportLine(event: StoredEventBytes, index: number, recorded: Hash | und
     ...(clean ? { stored_data: data.toString('base64') } : {}),
     stored_metadata: Buffer.from(event.metadata).toString('base64'),
     ledger_leaf_hash: recorded ? hex(recorded) : null,
-    data: parsed,
   };
 }
 
