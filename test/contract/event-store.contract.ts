@@ -29,6 +29,41 @@ export function eventStoreContract(name: string, open: OpenAdapter<EventStore>) 
       },
     });
 
+    describe('readAllStored (the bytes the ledger hashes)', () => {
+      it('gives the same events as readAll, in position order, with data and metadata as stored JSON bytes', async () => {
+        const s = stream();
+        const before = await store.headPosition();
+        await store.appendToStream(s, [event('a.one', { n: 1, name: 'é' }), event('a.two', { list: [1, 2] })], {
+          expectedRevision: 'no_stream',
+        });
+        const recorded = (await store.readAll({ after: before, maxCount: 1000 })).filter((e) => e.streamId === s);
+        const stored = (await store.readAllStored({ after: before, maxCount: 1000 })).filter((e) => e.streamId === s);
+        expect(stored.map((e) => [e.position, e.revision, e.id, e.type, e.schemaVersion])).toEqual(
+          recorded.map((e) => [e.position, e.revision, e.id, e.type, e.schemaVersion]),
+        );
+        expect(stored.map((e) => JSON.parse(Buffer.from(e.data).toString('utf8')))).toEqual(
+          recorded.map((e) => e.data),
+        );
+        expect(stored.every((e) => e.data instanceof Uint8Array && e.metadata instanceof Uint8Array)).toBe(true);
+        expect(JSON.parse(Buffer.from(stored[0].metadata).toString('utf8'))).toEqual(expect.any(Object));
+      });
+
+      it('reads the same bytes every time, honouring after and maxCount', async () => {
+        const s = stream();
+        const before = await store.headPosition();
+        await store.appendToStream(s, [event(), event(), event()], { expectedRevision: 'no_stream' });
+        const first = await store.readAllStored({ after: before, maxCount: 2 });
+        const again = await store.readAllStored({ after: before, maxCount: 2 });
+        expect(first).toHaveLength(2);
+        expect(again.map((e) => Buffer.from(e.data).toString('hex'))).toEqual(
+          first.map((e) => Buffer.from(e.data).toString('hex')),
+        );
+        const rest = await store.readAllStored({ after: first[1].position, maxCount: 10 });
+        expect(rest[0].position).toBeGreaterThan(first[1].position);
+        expect(await store.readAllStored({ after: before, maxCount: 0 })).toEqual([]);
+      });
+    });
+
     describe('appendToStreams (several streams in one write)', () => {
       it('writes every stream, each with its own revisions, and reports one result per append in order', async () => {
         const [a, b] = [stream(), stream()];

@@ -106,6 +106,8 @@ describe('cli backup of a running service', () => {
       'events.db',
       'idempotency.db',
       'keys.db',
+      'ledger-signing.key',
+      'ledger.db',
       'read-models.db',
       'webhook-secrets.key',
       'webhooks.db',

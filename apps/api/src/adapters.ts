@@ -8,6 +8,8 @@ import type {
   HeldProjectorLock,
   HostResolver,
   IdempotencyStore,
+  LedgerSigner,
+  LedgerStore,
   ProjectorLock,
   RateLimitStore,
   ReadModelStore,
@@ -25,6 +27,7 @@ import {
   SqliteDashboardAccessStore,
   SqliteEventStore,
   SqliteIdempotencyStore,
+  SqliteLedgerStore,
   SqliteProjectorLock,
   SqliteReadModelStore,
   SqliteSnapshotStore,
@@ -32,6 +35,7 @@ import {
   SqliteWebhookQueue,
 } from '@app/infrastructure/sqlite';
 import { AesGcmSecretBox } from '@app/infrastructure/webhooks';
+import { Ed25519LedgerSigner } from '@app/infrastructure/ledger';
 import type { MongoConnection } from '@app/infrastructure/mongodb';
 import { AppConfig, ConfigError } from './config';
 
@@ -252,6 +256,26 @@ export function openWebhookTransport(options: {
   resolver: HostResolver;
 }): WebhookTransport {
   return new HttpsWebhookTransport(options);
+}
+
+/**
+ * The ledger (docs/ledger.md) follows the read store: DATA_DIR/ledger.db on the embedded default,
+ * the `ledger_*` collections beside the read models on MongoDB.
+ */
+export async function openLedgerStore(config: AppConfig): Promise<LedgerStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoLedgerStore } = await import('@app/infrastructure/mongodb');
+    return MongoLedgerStore.connect(await mongoConnection(config));
+  }
+  return new SqliteLedgerStore(join(config.dataDir, 'ledger.db'));
+}
+
+/** Kept in DATA_DIR beside the other keys; every process of a deployment needs the same file. */
+export const LEDGER_SIGNING_KEY_FILE = 'ledger-signing.key';
+
+/** The Ed25519 key that signs ledger heads (made by the first process to start). */
+export function openLedgerSigner(config: AppConfig): LedgerSigner {
+  return Ed25519LedgerSigner.fromKeyFile(join(config.dataDir, LEDGER_SIGNING_KEY_FILE));
 }
 
 /** SQLite's online backup of one file of the embedded stores, for `cli backup` (backup.ts). */

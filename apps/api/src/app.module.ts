@@ -16,6 +16,7 @@ import { AuthGuard, RequestAuthentication } from './http/auth';
 import { RequestValidationPipe } from './http/validation';
 import { ProjectsModule } from './projects/projects.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { JobTypesModule } from './job-types/job-types.module';
 import { TeamModule } from './team/team.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -43,6 +44,7 @@ export class AppModule {
         JobTypesModule,
         TeamModule,
         WebhooksModule,
+        LedgerModule,
         OpenApiModule,
         DashboardModule,
       ],

@@ -6,6 +6,7 @@ import type { DeadLetter } from '@app/application'; // the admin API answers the
 import { dataDirOf } from './config';
 import { backUpDataDir } from './backup';
 import { adminTokenFile } from './data-dir';
+import { runAudit } from './ledger/audit-cli';
 
 /**
  * Operator CLI: the admin API of docs/operator-contract.md from a terminal. It talks to the running
@@ -22,7 +23,8 @@ import { adminTokenFile } from './data-dir';
  *   npm run cli -- dashboard-link --workspace <workspaceId> --member <memberId>
  *   npm run cli -- projections status | projections rebuild [name]
  *   npm run cli -- projections dead-letters [name] | projections retry|skip <name> <position>
- *   npm run cli -- events verify | events export (--workspace <id> | --stream <name>)
+ *   npm run cli -- events verify | events export (--workspace <id> | --stream <name> | --all)
+ *   npm run cli -- audit verify --export <file> --head <file> [--head <file> ...] [--public-key <file>]
  *   npm run cli -- backup <directory>
  */
 
@@ -45,6 +47,9 @@ const USAGE = `Usage: workspace-ops <command> [options]   (from a checkout: npm 
   projections skip <name> <position>     drop a dead letter without applying it
   events verify                          replay the store and report every read-model document that differs
   events export --workspace <id> | --stream <stream>   NDJSON of the events, for auditors
+  events export --all                    the whole history with its ledger leaf data (NDJSON)
+  audit verify --export <file> --head <file> [--head <file> ...] [--public-key <file>]
+                                         check an export against saved ledger heads, offline
   backup <directory>                     copy DATA_DIR into a new directory while the service runs:
                                          SQLite's online backup of each store, and the key files
 
@@ -70,6 +75,7 @@ const OPTIONS = {
   workspace: { type: 'string' },
   member: { type: 'string' },
   stream: { type: 'string' },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -161,8 +167,13 @@ function route(positionals: string[], values: Values): { method: string; path: s
     case 'events verify':
       return { method: 'POST', path: '/events/verify' };
     case 'events export': {
+      if (values.all) {
+        if (values.workspace || values.stream)
+          throw new UsageError('events export --all takes no --workspace or --stream');
+        return { method: 'GET', path: '/ledger/export' };
+      }
       if (!values.workspace === !values.stream)
-        throw new UsageError('events export needs exactly one of --workspace or --stream');
+        throw new UsageError('events export needs exactly one of --workspace, --stream or --all');
       const query = values.workspace
         ? `workspace_id=${encodeURIComponent(String(values.workspace))}`
         : `stream=${encodeURIComponent(String(values.stream))}`;
@@ -192,6 +203,7 @@ function adminToken(values: Values): string {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
+  if (argv[0] === 'audit') return runAudit(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });

@@ -64,6 +64,10 @@ export interface AppConfig {
   publicUrl: string | null;
   /** How long a dashboard sign-in link works after it is minted (DASHBOARD_LINK_TTL_SECONDS, 900). */
   dashboardLinkTtlMs: number;
+  /** Every this many ms the projector signs a ledger head if the log grew (LEDGER_HEAD_INTERVAL_MS, 0: never). */
+  ledgerHeadIntervalMs: number;
+  /** `off` stops the projector building the ledger: for measuring its cost only (LEDGER, docs/ledger.md). */
+  ledger: 'on' | 'off';
 }
 
 /**
@@ -182,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     dashboardLinkTtlMs: positiveInt('DASHBOARD_LINK_TTL_SECONDS', env.DASHBOARD_LINK_TTL_SECONDS, 900) * 1000,
+    ledgerHeadIntervalMs:
+      env.LEDGER_HEAD_INTERVAL_MS === '0'
+        ? 0
+        : positiveInt('LEDGER_HEAD_INTERVAL_MS', env.LEDGER_HEAD_INTERVAL_MS, 3_600_000),
+    ledger: oneOf('LEDGER', env.LEDGER, ['on', 'off'] as const, 'on'),
   };
 }
 

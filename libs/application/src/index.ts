@@ -171,3 +171,5 @@ export * from './webhooks';
 export * from './projections/checkpoint-poller';
 export * from './projects/slots/slot-ledger.projector';
 export * from './projects/slots/slot-reconciler';
+export * from './ledger/merkle';
+export * from './ledger/ledger';

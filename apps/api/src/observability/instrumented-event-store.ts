@@ -36,6 +36,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
     atomicMultiStream: store.atomicMultiStream,
     readStream: (streamId, options) => store.readStream(streamId, options),
     readAll: (options) => store.readAll(options),
+    readAllStored: (options) => store.readAllStored(options),
     readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),

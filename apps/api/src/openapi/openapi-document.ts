@@ -65,6 +65,10 @@ export const DOCUMENT_TAGS: ReadonlyArray<[name: string, description: string]> =
   ['History', 'The event history of each resource (kept after deletion) and the workspace’s audit feed.'],
   ['Operator', 'Workspaces, members and API keys: the operator API (stands in for the dashboard).'],
   ['Operator tools', 'Projection status and rebuilds, read-model verification, event export.'],
+  [
+    'Ledger',
+    'The tamper-evident log of the whole history: signed heads, inclusion and consistency proofs (docs/ledger.md).',
+  ],
   ['Observability', 'Liveness, readiness and Prometheus metrics; no authentication.'],
 ];
 

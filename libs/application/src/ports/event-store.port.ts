@@ -39,6 +39,21 @@ export interface RecordedEvent extends NewEvent {
   position: number;
 }
 
+/**
+ * An event exactly as the store holds it: its data and metadata as the stored bytes, never parsed
+ * or upcast (sealed personal data as its ciphertext). What the ledger hashes (docs/ledger.md).
+ */
+export interface StoredEventBytes {
+  position: number;
+  streamId: string;
+  revision: number;
+  id: string;
+  type: string;
+  schemaVersion: number;
+  data: Uint8Array;
+  metadata: Uint8Array;
+}
+
 /** `no_stream`: the stream must not exist; a number: the revision of its last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | number;
 
@@ -116,6 +131,11 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** Events of every stream in position order. */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
+  /**
+   * Events of every stream in position order, as stored (the bytes of their data and metadata),
+   * the same events readAll gives.
+   */
+  readAllStored(options: { after: number; maxCount: number }): Promise<StoredEventBytes[]>;
   /** The event recorded at exactly `position` (one the store gave), or undefined when none is. */
   readAt(position: number): Promise<RecordedEvent | undefined>;
   /** Catch-up from `after`, then live, until stopped. */

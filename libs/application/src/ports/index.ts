@@ -14,3 +14,5 @@ export * from './process-host.port';
 export * from './projector-lock.port';
 export * from './dashboard-access-store.port';
 export * from './api-key-usage-store.port';
+export * from './ledger-store.port';
+export * from './ledger-signer.port';

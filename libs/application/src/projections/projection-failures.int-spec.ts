@@ -43,6 +43,16 @@ class FlakyEventStore implements EventStore {
   async readAll({ after, maxCount }: { after: number; maxCount: number }) {
     return this.events.filter((e) => e.position > after).slice(0, maxCount);
   }
+  async readAllStored({ after, maxCount }: { after: number; maxCount: number }) {
+    return this.events
+      .filter((e) => e.position > after)
+      .slice(0, maxCount)
+      .map((e) => ({
+        ...e,
+        data: Buffer.from(JSON.stringify(e.data)),
+        metadata: Buffer.from(JSON.stringify(e.metadata)),
+      }));
+  }
   async readAt(position: number) {
     return this.events.find((e) => e.position === position);
   }

@@ -47,6 +47,7 @@ function spied(store: EventStore) {
       return store.readStream(streamId, options);
     },
     readAll: (options) => store.readAll(options),
+    readAllStored: (options) => store.readAllStored(options),
     readAt: (position) => store.readAt(position),
     subscribeToAll: (options) => store.subscribeToAll(options),
     headPosition: () => store.headPosition(),

@@ -48,6 +48,7 @@ function fakeStore() {
     atomicMultiStream: true,
     readStream: async () => history.slice(),
     readAll: async () => history.slice(),
+    readAllStored: async () => [],
     readAt: async (position) => history.find((e) => e.position === position),
     subscribeToAll: (options) => {
       subscriber = options;

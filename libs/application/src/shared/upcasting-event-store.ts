@@ -6,6 +6,7 @@ import {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  StoredEventBytes,
   StreamAppend,
   SubscribeOptions,
   Subscription,
@@ -56,6 +57,11 @@ export class UpcastingEventStore implements EventStore {
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
     return this.upcastAll(await this.inner.readAll(options));
+  }
+
+  /** Stored bytes are never upcast: they are what the ledger commits to. */
+  readAllStored(options: { after: number; maxCount: number }): Promise<StoredEventBytes[]> {
+    return this.inner.readAllStored(options);
   }
 
   async readAt(position: number): Promise<RecordedEvent | undefined> {

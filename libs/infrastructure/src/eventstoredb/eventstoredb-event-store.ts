@@ -29,6 +29,7 @@ import {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  StoredEventBytes,
   START,
   SubscribeOptions,
   Subscription,
@@ -243,10 +244,26 @@ export class EventStoreDbEventStore implements EventStore {
    * the end of the log is reached.
    */
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
+    return this.readAllAs(options, toRecorded);
+  }
+
+  /**
+   * The client parses JSON events and hands out no raw bytes, so the stored bytes are taken to be
+   * `JSON.stringify` of what it parsed: the adapter wrote `JSON.stringify` of the same values, and
+   * that round trip gives the same text (docs/ledger.md, "EventStoreDB"). Binary events as they are.
+   */
+  async readAllStored(options: { after: number; maxCount: number }): Promise<StoredEventBytes[]> {
+    return this.readAllAs(options, toStoredBytes);
+  }
+
+  private async readAllAs<T>(
+    options: { after: number; maxCount: number },
+    map: (resolved: AnyResolvedEvent) => T | undefined,
+  ): Promise<T[]> {
     this.assertOpen();
     const { after, maxCount } = options;
     if (maxCount <= 0) return [];
-    const out: RecordedEvent[] = [];
+    const out: T[] = [];
     // One more than asked for (the event at `after` itself comes back first), within bounds.
     const pageSize = Math.max(2, Math.min(this.pageSize, Math.max(maxCount + 1, 32)));
     let from: ReadPosition = toReadPosition(after);
@@ -261,7 +278,7 @@ export class EventStoreDbEventStore implements EventStore {
         cursor = position;
         progressed = true;
         if (!isApplicationEvent(resolved) || Number(position.commit) <= after) continue;
-        const event = toRecorded(resolved);
+        const event = map(resolved);
         if (!event) continue;
         out.push(event);
         if (out.length >= maxCount) return out;
@@ -570,6 +587,29 @@ function toRecorded(resolved: AnyResolvedEvent): RecordedEvent | undefined {
     // Stream reads carry positions on servers from 22.6 on; -1 marks an older server.
     position: position !== undefined ? Number(position.commit) : -1,
   };
+}
+
+function toStoredBytes(resolved: AnyResolvedEvent): StoredEventBytes | undefined {
+  const recorded = toRecorded(resolved);
+  if (!recorded || !resolved.event) return undefined;
+  const { data, metadata } = resolved.event as { data: unknown; metadata: unknown };
+  return {
+    position: recorded.position,
+    streamId: recorded.streamId,
+    revision: recorded.revision,
+    id: recorded.id,
+    type: recorded.type,
+    schemaVersion: recorded.schemaVersion,
+    data: storedBytes(data),
+    metadata: storedBytes(metadata),
+  };
+}
+
+/** A binary payload as it is; a JSON one as the text the adapter wrote for it. */
+export function storedBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value === undefined) return new Uint8Array(0);
+  return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
 /**

@@ -7,3 +7,4 @@ export * from './mongodb-connection';
 export * from './mongodb-projector-lease';
 export * from './mongodb-dashboard-access-store';
 export * from './mongodb-api-key-usage-store';
+export * from './mongodb-ledger-store';

@@ -10,3 +10,4 @@ export * from './sqlite-projector-lock';
 export * from './sqlite-backup';
 export * from './sqlite-dashboard-access-store';
 export * from './sqlite-api-key-usage-store';
+export * from './sqlite-ledger-store';

@@ -9,6 +9,7 @@ import {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  StoredEventBytes,
   StreamAppend,
   SubscribeOptions,
   Subscription,
@@ -245,6 +246,24 @@ export class SqliteEventStore implements EventStore {
       .get(options.maxCount ?? Number.MAX_SAFE_INTEGER)
       .all(streamId, options.fromRevision ?? 0)
       .map(toRecorded);
+  }
+
+  /** The rows' data and metadata columns as their UTF-8 bytes: the text the writer stored. */
+  async readAllStored(options: { after: number; maxCount: number }): Promise<StoredEventBytes[]> {
+    if (options.maxCount <= 0) return [];
+    return this.stmt.readAll
+      .get(options.maxCount)
+      .all(options.after)
+      .map((row) => ({
+        position: row[0],
+        streamId: row[1],
+        revision: row[2],
+        id: row[3],
+        type: row[4],
+        schemaVersion: row[5],
+        data: Buffer.from(row[6], 'utf8'),
+        metadata: Buffer.from(row[7], 'utf8'),
+      }));
   }
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {

@@ -48,6 +48,9 @@ export class OneByOneStore implements EventStore {
   readAll(...args: Parameters<EventStore['readAll']>) {
     return this.inner.readAll(...args);
   }
+  readAllStored(...args: Parameters<EventStore['readAllStored']>) {
+    return this.inner.readAllStored(...args);
+  }
   readAt(...args: Parameters<EventStore['readAt']>) {
     return this.inner.readAt(...args);
   }

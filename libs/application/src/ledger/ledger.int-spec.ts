@@ -1,0 +1,372 @@
+import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventStore, LedgerSigner, NewEvent } from '@app/application/ports';
+import { SqliteEventStore, SqliteLedgerStore } from '@app/infrastructure/sqlite';
+import { Ledger } from './ledger';
+
+/*
+ * The proofs the service hands out, checked by an implementation of RFC 9162 written here from
+ * the RFC's text alone (section 2.1), sharing no code with the service: leaf and node hashing, the
+ * leaf encoding of docs/ledger.md, and the verification algorithms of 2.1.3.2 and 2.1.4.2.
+ */
+const sha256 = (...parts: Buffer[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+const H_LEAF = (leaf: Buffer) => sha256(Buffer.from([0x00]), leaf);
+const H_NODE = (l: Buffer, r: Buffer) => sha256(Buffer.from([0x01]), l, r);
+
+function field(bytes: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(bytes.length);
+  return Buffer.concat([len, bytes]);
+}
+/** docs/ledger.md, "Leaves". */
+function leafOf(e: {
+  position: number;
+  streamId: string;
+  revision: number;
+  id: string;
+  type: string;
+  schemaVersion: number;
+  data: Buffer;
+  metadata: Buffer;
+}): Buffer {
+  const text = (s: string) => field(Buffer.from(s, 'utf8'));
+  return Buffer.concat([
+    text('workspace-operations ledger leaf v1'),
+    text(String(e.position)),
+    text(e.streamId),
+    text(String(e.revision)),
+    text(e.id),
+    text(e.type),
+    text(String(e.schemaVersion)),
+    field(sha256(e.data)),
+    field(e.metadata),
+  ]);
+}
+
+/** MTH, recursively, as 2.1.1 writes it. */
+function mth(d: Buffer[]): Buffer {
+  if (d.length === 0) return sha256();
+  if (d.length === 1) return H_LEAF(d[0]);
+  let k = 1;
+  while (k << 1 < d.length) k <<= 1;
+  return H_NODE(mth(d.slice(0, k)), mth(d.slice(k)));
+}
+
+/** 2.1.3.2 */
+function checkInclusion(index: number, size: number, leafHash: Buffer, path: Buffer[], root: Buffer): boolean {
+  if (index >= size) return false;
+  let fn = index;
+  let sn = size - 1;
+  let r = leafHash;
+  for (const p of path) {
+    if (sn === 0) return false;
+    if ((fn & 1) === 1 || fn === sn) {
+      r = H_NODE(p, r);
+      if ((fn & 1) === 0) {
+        do {
+          fn >>= 1;
+          sn >>= 1;
+        } while ((fn & 1) === 0 && fn !== 0);
+      }
+    } else {
+      r = H_NODE(r, p);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  return sn === 0 && r.equals(root);
+}
+
+/** 2.1.4.2 */
+function checkConsistency(m: number, n: number, r1: Buffer, r2: Buffer, proof: Buffer[]): boolean {
+  if (m === n) return proof.length === 0 && r1.equals(r2);
+  const p = (m & (m - 1)) === 0 ? [r1, ...proof] : proof.slice();
+  let fn = m - 1;
+  let sn = n - 1;
+  while ((fn & 1) === 1) {
+    fn >>= 1;
+    sn >>= 1;
+  }
+  let fr = p[0];
+  let sr = p[0];
+  for (const c of p.slice(1)) {
+    if (sn === 0) return false;
+    if ((fn & 1) === 1 || fn === sn) {
+      fr = H_NODE(c, fr);
+      sr = H_NODE(c, sr);
+      if ((fn & 1) === 0) {
+        do {
+          fn >>= 1;
+          sn >>= 1;
+        } while ((fn & 1) === 0 && fn !== 0);
+      }
+    } else {
+      sr = H_NODE(sr, c);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  return sn === 0 && fr.equals(r1) && sr.equals(r2);
+}
+
+const hex = (s: string) => Buffer.from(s, 'hex');
+
+describe('Ledger proofs, checked by an independent RFC 9162 implementation', () => {
+  let dir: string;
+  let events: EventStore;
+  let store: SqliteLedgerStore;
+  let ledger: Ledger;
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32));
+  const signer: LedgerSigner = {
+    keyId: createHash('sha256').update(raw).digest().subarray(0, 8).toString('hex'),
+    publicKey: raw,
+    sign: (message) => sign(null, message, privateKey),
+  };
+  const N = 37;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-proofs-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
+    for (let i = 0; i < N; i++) {
+      const e: NewEvent = {
+        id: `ev-${i}`,
+        type: 'test.happened',
+        schemaVersion: 1,
+        data: { n: i, text: 'é' },
+        metadata: {
+          workspaceId: null,
+          actor: { type: 'operator' },
+          requestId: null,
+          correlationId: 'c',
+          causationId: null,
+          recordedAt: 1_700_000_000_000,
+        },
+      } as NewEvent;
+      await events.appendToStream(`s-${i % 4}`, [e], { expectedRevision: 'any' });
+    }
+    while ((await ledger.step()) > 0);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const leaves = async () =>
+    (await events.readAllStored({ after: 0, maxCount: 1000 })).map((e) =>
+      leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
+    );
+
+  it('signs a head whose root is the MTH of the events as stored, with a signature over the documented text', async () => {
+    const head = await ledger.signHead();
+    expect(head.size).toBe(N);
+    expect(head.root).toBe(mth(await leaves()).toString('hex'));
+    const text = `workspace-operations ledger head v1\nsize=${head.size}\nroot=${head.root}\nsigned_at=${head.signed_at}\n`;
+    expect(verify(null, Buffer.from(text), publicKey, Buffer.from(head.signature, 'base64'))).toBe(true);
+    expect(head.key_id).toBe(signer.keyId);
+  });
+
+  it('gives inclusion proofs that verify for every leaf at several sizes, and fail for another leaf', async () => {
+    const all = await leaves();
+    for (const size of [1, 2, 3, 8, 13, 32, N]) {
+      for (let m = 0; m < size; m++) {
+        const proof = await ledger.inclusion({ eventId: `ev-${m}` }, size);
+        expect(proof.leaf_index).toBe(m);
+        expect(proof.leaf_hash).toBe(H_LEAF(all[m]).toString('hex'));
+        expect(proof.root).toBe(mth(all.slice(0, size)).toString('hex'));
+        const path = proof.audit_path.map(hex);
+        expect(checkInclusion(m, size, H_LEAF(all[m]), path, hex(proof.root))).toBe(true);
+        if (size > 1) expect(checkInclusion(m, size, H_LEAF(all[(m + 1) % size]), path, hex(proof.root))).toBe(false);
+      }
+    }
+    const byPosition = await ledger.inclusion({
+      position: (await events.readAllStored({ after: 0, maxCount: 1 }))[0].position,
+    });
+    expect(byPosition.leaf_index).toBe(0);
+  });
+
+  it('gives consistency proofs that verify between every pair of sizes, and fail against another root', async () => {
+    const all = await leaves();
+    for (let m = 1; m <= N; m++) {
+      for (let n = m; n <= N; n++) {
+        const proof = await ledger.consistency(m, n);
+        expect(proof.first_root).toBe(mth(all.slice(0, m)).toString('hex'));
+        expect(proof.second_root).toBe(mth(all.slice(0, n)).toString('hex'));
+        const hashes = proof.proof.map(hex);
+        expect(checkConsistency(m, n, hex(proof.first_root), hex(proof.second_root), hashes)).toBe(true);
+        if (m < n) {
+          const forged = H_LEAF(Buffer.from('forged'));
+          expect(checkConsistency(m, n, forged, hex(proof.second_root), hashes)).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('resumes from its stored state: a second builder over the same files appends only what is new', async () => {
+    await events.appendToStream(
+      's-late',
+      [
+        {
+          id: 'ev-late',
+          type: 'test.happened',
+          schemaVersion: 1,
+          data: {},
+          metadata: {
+            workspaceId: null,
+            actor: { type: 'operator' },
+            requestId: null,
+            correlationId: 'c',
+            causationId: null,
+            recordedAt: 1,
+          },
+        } as NewEvent,
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const again = new Ledger(events, store, signer, { headIntervalMs: 0 });
+    expect(await again.step()).toBe(1);
+    expect(await again.step()).toBe(0);
+    expect((await again.verify()).matches).toBe(true);
+    expect((await store.state()).size).toBe(N + 1);
+    expect((await again.signHead()).root).toBe(mth(await leaves()).toString('hex'));
+  });
+});
+
+describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let store: SqliteLedgerStore;
+  let ledger: Ledger;
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32));
+  const signer: LedgerSigner = { keyId: 'k', publicKey: raw, sign: (m) => sign(null, m, privateKey) };
+  const N = 2600;
+  const event = (i: number) =>
+    ({
+      id: `big-${i}`,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: { i },
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-big-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
+    await events.appendToStreams(
+      Array.from({ length: N }, (_, i) => ({
+        streamId: `big-${i}`,
+        events: [event(i)],
+        expectedRevision: 'no_stream' as const,
+      })),
+    );
+    while ((await ledger.step()) > 0);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const leaves = async () =>
+    (await events.readAllStored({ after: 0, maxCount: 10_000 })).map((e) =>
+      leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
+    );
+
+  it('gives the same valid proofs when computed and when answered from kept subtrees, and fresh ones after a rebuild', async () => {
+    const all = await leaves();
+    const root = mth(all);
+    for (const round of [1, 2]) {
+      for (const m of [0, 1023, 1024, 2047, 2599]) {
+        const proof = await ledger.inclusion({ eventId: `big-${m}` });
+        expect([round, proof.root]).toEqual([round, root.toString('hex')]);
+        expect(checkInclusion(m, N, H_LEAF(all[m]), proof.audit_path.map(hex), root)).toBe(true);
+      }
+      for (const m of [1, 1024, 1500, 2048]) {
+        const proof = await ledger.consistency(m, N);
+        expect(checkConsistency(m, N, mth(all.slice(0, m)), root, proof.proof.map(hex))).toBe(true);
+      }
+    }
+    // A history changed under the log, then rebuilt: proofs follow the new leaves, not the kept subtrees.
+    const db = new (await import('../../../infrastructure/src/sqlite/sqlite-driver')).default(join(dir, 'events.db'));
+    db.prepare("UPDATE events SET data = '{\"i\":-1}' WHERE event_id = 'big-5'").run();
+    db.close();
+    await ledger.rebuild();
+    const changed = await leaves();
+    const proof = await ledger.inclusion({ eventId: 'big-2599' });
+    expect(proof.root).toBe(mth(changed).toString('hex'));
+    expect(checkInclusion(2599, N, H_LEAF(changed[2599]), proof.audit_path.map(hex), mth(changed))).toBe(true);
+  });
+});
+
+describe('Ledger on the projector: the build loop and periodic heads', () => {
+  it('builds as events come, signs a head each interval when the log grew and none when it did not, and stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-loop-'));
+    const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: (m) => sign(null, m, privateKey) };
+    const ledger = new Ledger(events, store, signer, { headIntervalMs: 60, pollIntervalMs: 5 });
+    const append = (id: string) =>
+      events.appendToStream(
+        id,
+        [
+          {
+            id,
+            type: 'test.happened',
+            schemaVersion: 1,
+            data: {},
+            metadata: {
+              workspaceId: null,
+              actor: { type: 'operator' },
+              requestId: null,
+              correlationId: 'c',
+              causationId: null,
+              recordedAt: 1,
+            },
+          } as NewEvent,
+        ],
+        { expectedRevision: 'no_stream' },
+      );
+    try {
+      ledger.start();
+      await append('a');
+      await append('b');
+      await new Promise((r) => setTimeout(r, 150));
+      expect((await store.state()).size).toBe(2);
+      const heads = await store.listHeads({ limit: 10 });
+      expect(heads.map((h) => h.head.size)).toEqual([2]); // one head: the log did not grow after it
+      await append('c');
+      expect((await ledger.signHead()).size).toBe(3); // on demand, waiting for the log to reach the store
+      await ledger.stop();
+      await append('d');
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await store.state()).size).toBe(3);
+    } finally {
+      await ledger.stop();
+      await store.close();
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,1 @@
+export * from './ed25519-ledger-signer';

@@ -1,0 +1,154 @@
+import Database from './sqlite-driver';
+import { StatementsByLimit } from './sqlite-limit';
+import { openSharedFile } from './sqlite-open';
+import {
+  LedgerConflictError,
+  LedgerLeaf,
+  LedgerState,
+  LedgerStore,
+  SignedHead,
+  StoredHead,
+} from '@app/application/ports';
+
+type LeafRow = [idx: number, position: number, eventId: string, hash: Buffer];
+type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId: string, signature: string];
+
+/**
+ * The ledger in its own SQLite file (DATA_DIR/ledger.db), apart from events.db: whoever can write
+ * the events can write that file too, but the heads a verifier trusts are signed and kept
+ * elsewhere as well, and a file of its own can be dropped and rebuilt without touching the
+ * events. Each append (leaves and state) is one transaction, so the state and the leaves always
+ * agree and the builder continues from the stored checkpoint. synchronous=NORMAL (WAL): a commit
+ * costs no fsync on the projector's event loop; a power cut may lose the last appends (never
+ * tear one), which the next start recomputes from the events to the same leaves.
+ */
+export class SqliteLedgerStore implements LedgerStore {
+  private readonly db: Database.Database;
+  private readonly stmt: {
+    state: Database.Statement<[], [number, number, string]>;
+    size: Database.Statement<[], number>;
+    insertLeaf: Database.Statement<[number, number, string, Buffer]>;
+    putState: Database.Statement<[number, number, string]>;
+    hashes: Database.Statement<[number, number], Buffer>;
+    atPosition: Database.Statement<[number], LeafRow>;
+    ofEvent: Database.Statement<[string], LeafRow>;
+    addHead: Database.Statement<[number, string, string, string, string]>;
+    heads: StatementsByLimit<Database.Statement<[number], HeadRow>>;
+    countHeads: Database.Statement<[], number>;
+  };
+  private readonly appendTx: Database.Transaction<(leaves: LedgerLeaf[], next: LedgerState) => void>;
+
+  constructor(file: string) {
+    this.db = openSharedFile(file);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS ledger_leaves (
+        idx INTEGER PRIMARY KEY, position INTEGER NOT NULL, event_id TEXT NOT NULL, hash BLOB NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ledger_leaves_position ON ledger_leaves (position);
+      CREATE INDEX IF NOT EXISTS ledger_leaves_event ON ledger_leaves (event_id);
+      CREATE TABLE IF NOT EXISTS ledger_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1), size INTEGER NOT NULL, checkpoint INTEGER NOT NULL, frontier TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS ledger_heads (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, size INTEGER NOT NULL, root TEXT NOT NULL, signed_at TEXT NOT NULL,
+        key_id TEXT NOT NULL, signature TEXT NOT NULL
+      );
+    `);
+    this.stmt = {
+      state: this.db.prepare<[], [number, number, string]>('SELECT size, checkpoint, frontier FROM ledger_state').raw(),
+      size: this.db.prepare<[], number>('SELECT count(*) FROM ledger_leaves').pluck(),
+      insertLeaf: this.db.prepare('INSERT INTO ledger_leaves (idx, position, event_id, hash) VALUES (?, ?, ?, ?)'),
+      putState: this.db.prepare(
+        `INSERT INTO ledger_state (id, size, checkpoint, frontier) VALUES (1, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET size = excluded.size, checkpoint = excluded.checkpoint, frontier = excluded.frontier`,
+      ),
+      hashes: this.db
+        .prepare<[number, number], Buffer>('SELECT hash FROM ledger_leaves WHERE idx >= ? AND idx < ? ORDER BY idx')
+        .pluck(),
+      atPosition: this.db
+        .prepare<[number], LeafRow>('SELECT idx, position, event_id, hash FROM ledger_leaves WHERE position = ?')
+        .raw(),
+      ofEvent: this.db
+        .prepare<[string], LeafRow>('SELECT idx, position, event_id, hash FROM ledger_leaves WHERE event_id = ?')
+        .raw(),
+      addHead: this.db.prepare(
+        'INSERT INTO ledger_heads (size, root, signed_at, key_id, signature) VALUES (?, ?, ?, ?, ?)',
+      ),
+      heads: new StatementsByLimit((limit) =>
+        this.db
+          .prepare<[number], HeadRow>(
+            `SELECT seq, size, root, signed_at, key_id, signature FROM ledger_heads WHERE seq < ? ORDER BY seq DESC ${limit}`,
+          )
+          .raw(),
+      ),
+      countHeads: this.db.prepare<[], number>('SELECT count(*) FROM ledger_heads').pluck(),
+    };
+    this.appendTx = this.db.transaction((leaves: LedgerLeaf[], next: LedgerState) => {
+      const stored = this.stmt.state.get()?.[0] ?? 0;
+      const first = leaves.length > 0 ? leaves[0].index : next.size;
+      if (first !== stored || next.size !== first + leaves.length) throw new LedgerConflictError(first, stored);
+      for (const leaf of leaves) this.stmt.insertLeaf.run(leaf.index, leaf.position, leaf.eventId, leaf.hash);
+      this.stmt.putState.run(next.size, next.checkpoint, JSON.stringify(next.frontier.map((h) => h.toString('hex'))));
+    });
+  }
+
+  async state(): Promise<LedgerState> {
+    const row = this.stmt.state.get();
+    if (!row) return { size: 0, checkpoint: 0, frontier: [] };
+    return {
+      size: row[0],
+      checkpoint: row[1],
+      frontier: (JSON.parse(row[2]) as string[]).map((h) => Buffer.from(h, 'hex')),
+    };
+  }
+
+  async append(leaves: LedgerLeaf[], next: LedgerState): Promise<void> {
+    this.appendTx.immediate(leaves, next);
+  }
+
+  async leafHashes(start: number, end: number): Promise<Buffer[]> {
+    return this.stmt.hashes.all(start, end);
+  }
+
+  async leafAtPosition(position: number): Promise<LedgerLeaf | undefined> {
+    return toLeaf(this.stmt.atPosition.get(position));
+  }
+
+  async leafOfEvent(eventId: string): Promise<LedgerLeaf | undefined> {
+    return toLeaf(this.stmt.ofEvent.get(eventId));
+  }
+
+  async addHead(head: SignedHead): Promise<void> {
+    this.stmt.addHead.run(head.size, head.root, head.signed_at, head.key_id, head.signature);
+  }
+
+  async listHeads(options: { before?: number; limit: number }): Promise<StoredHead[]> {
+    return this.stmt.heads
+      .get(options.limit)
+      .all(options.before ?? Number.MAX_SAFE_INTEGER)
+      .map((row) => ({
+        seq: row[0],
+        head: { size: row[1], root: row[2], signed_at: row[3], key_id: row[4], signature: row[5] },
+      }));
+  }
+
+  async countHeads(): Promise<number> {
+    return this.stmt.countHeads.get()!;
+  }
+
+  async clearLeaves(): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.db.exec('DELETE FROM ledger_leaves; DELETE FROM ledger_state;');
+      })
+      .immediate();
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+function toLeaf(row: LeafRow | undefined): LedgerLeaf | undefined {
+  return row && { index: row[0], position: row[1], eventId: row[2], hash: row[3] };
+}
