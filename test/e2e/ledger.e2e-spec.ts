@@ -113,6 +113,11 @@ describe('The ledger on a running service, verified offline by the CLI', () => {
     const verified = await verify(file, ['head-1.json']);
     expect(verified).toMatchObject({ code: 0 });
     expect(verified.stdout).toContain('verified');
+    // Taken with the operator contract's own command, npm's script banner and all.
+    const throughNpm = join(dir, 'export-npm.ndjson');
+    expect(await shell(`npm run cli -- events export --all > ${throughNpm}`, env)).toMatchObject({ code: 0 });
+    expect(readFileSync(throughNpm, 'utf8')).toMatch(/^\n?> /);
+    expect(await verify(throughNpm, ['head-1.json'])).toMatchObject({ code: 0 });
     const selfConsistent = await verify(file, ['head-1.json'], false);
     expect(selfConsistent.code).toBe(0);
     expect(selfConsistent.stdout).toContain('public key inside the export');

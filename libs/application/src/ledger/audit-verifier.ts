@@ -9,6 +9,9 @@ import { Frontier, headSigningText } from './merkle';
  * tree functions of merkle.ts.
  */
 
+/** The lines npm's `run` writes before a script's own output: a blank line and two `> ` lines. */
+const NPM_BANNER_LINES = 3;
+
 export interface AuditReport {
   ok: boolean;
   /** Lines for the operator, in the order found. */
@@ -115,6 +118,9 @@ export async function verifyAudit(
   for await (const raw of exportLines) {
     lineNo += 1;
     if (raw.trim() === '') continue;
+    // `npm run cli -- events export --all > FILE`, the operator contract's command, has npm write
+    // its script banner (`> package@version cli`, `> command`) into FILE before the export.
+    if (lineNo <= NPM_BANNER_LINES && header === null && frontier.size === 0 && raw.startsWith('> ')) continue;
     let value: ExportHeader | ExportedLeafLine;
     try {
       value = JSON.parse(raw);
