@@ -166,37 +166,13 @@ export class DashboardWebhooksController {
   }
 
   @Post('webhooks/:webhookId/pause')
-  async pauseWebhook(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('webhookId') webhookId: string,
-  ) {
-    const view = await this.pages.signedIn(request, {
-      form: true,
-      permission: 'manage_webhooks',
-      doing: 'pause webhooks',
-    });
-    await this.commands.execute(
-      new UpdateWebhookCommand(this.pages.context(request, view), webhookId, { status: 'paused' }),
-    );
-    seeOther(reply, `/dashboard/webhooks/${encodeURIComponent(webhookId)}?notice=paused`);
+  pauseWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('webhookId') webhookId: string) {
+    return this.setStatus(request, reply, webhookId, 'paused', { doing: 'pause webhooks', notice: 'paused' });
   }
 
   @Post('webhooks/:webhookId/resume')
-  async resumeWebhook(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('webhookId') webhookId: string,
-  ) {
-    const view = await this.pages.signedIn(request, {
-      form: true,
-      permission: 'manage_webhooks',
-      doing: 'resume webhooks',
-    });
-    await this.commands.execute(
-      new UpdateWebhookCommand(this.pages.context(request, view), webhookId, { status: 'active' }),
-    );
-    seeOther(reply, `/dashboard/webhooks/${encodeURIComponent(webhookId)}?notice=resumed`);
+  resumeWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('webhookId') webhookId: string) {
+    return this.setStatus(request, reply, webhookId, 'active', { doing: 'resume webhooks', notice: 'resumed' });
   }
 
   @Get('webhooks/:webhookId/delete')
@@ -285,7 +261,7 @@ export class DashboardWebhooksController {
     });
     const attempt = await this.commands.execute(new TestWebhookCommand(this.pages.context(request, view), webhookId));
     const notice = attempt.succeeded ? 'test-succeeded' : 'test-failed';
-    seeOther(reply, `/dashboard/webhooks/${encodeURIComponent(webhookId)}?notice=${notice}`);
+    seeOther(reply, `${webhookPath(webhookId)}?notice=${notice}`);
   }
 
   @Post('webhooks/:webhookId/recover')
@@ -315,7 +291,7 @@ export class DashboardWebhooksController {
         return this.webhookPage(reply, view, 409, webhookId, { recover: { since: raw, error: error.message } });
       throw error;
     }
-    seeOther(reply, `/dashboard/webhooks/${encodeURIComponent(webhookId)}?notice=recovered&count=${count}`);
+    seeOther(reply, `${webhookPath(webhookId)}?notice=recovered&count=${count}`);
   }
 
   @Post('webhooks/:webhookId/deliveries/:deliveryId/resend')
@@ -340,7 +316,20 @@ export class DashboardWebhooksController {
         return this.webhookPage(reply, view, 409, webhookId, { error: error.message });
       throw error;
     }
-    seeOther(reply, `/dashboard/webhooks/${encodeURIComponent(webhookId)}?notice=resent`);
+    seeOther(reply, `${webhookPath(webhookId)}?notice=resent`);
+  }
+
+  /** Pausing or resuming a subscription by hand, then its page with a notice saying so. */
+  private async setStatus(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    webhookId: string,
+    status: 'paused' | 'active',
+    says: { doing: string; notice: string },
+  ) {
+    const view = await this.pages.signedIn(request, { form: true, permission: 'manage_webhooks', doing: says.doing });
+    await this.commands.execute(new UpdateWebhookCommand(this.pages.context(request, view), webhookId, { status }));
+    seeOther(reply, `${webhookPath(webhookId)}?notice=${says.notice}`);
   }
 
   /** A webhook of the member's workspace; another workspace's is not found, like a missing one. */
@@ -430,6 +419,9 @@ export class DashboardWebhooksController {
     });
   }
 }
+
+/** The path of a subscription's page. */
+const webhookPath = (webhookId: string): string => `/dashboard/webhooks/${encodeURIComponent(webhookId)}`;
 
 /** The webhook form's fields as posted: one name and url, any number of event types. */
 function webhookFormOf(body: unknown): WebhookForm {
