@@ -11,11 +11,21 @@ import {
 import { openDashboardAccessStore } from '../adapters';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
-import { DashboardController } from './dashboard.controller';
+import { DashboardAccessController } from './dashboard-access.controller';
+import { DashboardApiKeysController } from './dashboard-api-keys.controller';
+import { DashboardPages } from './dashboard-pages';
+import { DashboardTeamController } from './dashboard-team.controller';
+import { DashboardWebhooksController } from './dashboard-webhooks.controller';
 
 /** The workspace dashboard (docs/dashboard.md) and the access it needs: links, sessions, the keys' list. */
 @Module({
-  controllers: [DashboardController],
+  // The access controller holds the catch-all page for unknown paths, so it is registered last.
+  controllers: [
+    DashboardApiKeysController,
+    DashboardTeamController,
+    DashboardWebhooksController,
+    DashboardAccessController,
+  ],
   providers: [
     {
       provide: DASHBOARD_SETTINGS,
@@ -27,6 +37,7 @@ import { DashboardController } from './dashboard.controller';
     },
     { provide: DASHBOARD_ACCESS_STORE, useFactory: openDashboardAccessStore, inject: [APP_CONFIG] },
     DashboardAccess,
+    DashboardPages,
     ListApiKeysHandler,
     GetApiKeyHandler,
   ],
