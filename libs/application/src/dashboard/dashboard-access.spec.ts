@@ -84,7 +84,7 @@ describe('DashboardAccess: links, sessions and their timeouts', () => {
     expect(await access.signIn('x')).toBeNull();
   });
 
-  it('ends a session idle for 30 minutes, and any session 12 hours after sign-in', async () => {
+  it('ends a session idle for 30 minutes, and every session once 12 hours have passed since sign-in', async () => {
     const idle = (await access.signIn((await access.mintLink('ws_1', 'usr_1')).token))!;
     const busy = (await access.signIn((await access.mintLink('ws_1', 'usr_1')).token))!;
 
