@@ -181,16 +181,14 @@ export class DashboardWebhooksController {
     @Res() reply: FastifyReply,
     @Param('webhookId') webhookId: string,
   ) {
-    const view = await this.pages.signedIn(request, { permission: 'manage_webhooks', doing: 'delete webhooks' });
-    const webhook = await this.ownWebhook(view, webhookId);
-    await this.pages.page(reply, 200, 'webhook-confirm', {
-      ...layoutData('Delete a webhook', view, 'webhooks'),
-      heading: `Delete “${webhook.name}”?`,
+    return this.confirm(request, reply, webhookId, {
+      doing: 'delete webhooks',
+      title: 'Delete a webhook',
+      heading: (name) => `Delete “${name}”?`,
       explanation:
         'Deliveries stop at once; its queued deliveries and its delivery log are deleted with it. This cannot be undone.',
-      action: `/dashboard/webhooks/${webhook.id}/delete`,
+      step: 'delete',
       button: 'Delete webhook',
-      cancel: `/dashboard/webhooks/${webhook.id}`,
     });
   }
 
@@ -215,16 +213,14 @@ export class DashboardWebhooksController {
     @Res() reply: FastifyReply,
     @Param('webhookId') webhookId: string,
   ) {
-    const view = await this.pages.signedIn(request, { permission: 'manage_webhooks', doing: 'rotate webhook secrets' });
-    const webhook = await this.ownWebhook(view, webhookId);
-    await this.pages.page(reply, 200, 'webhook-confirm', {
-      ...layoutData('Rotate a webhook secret', view, 'webhooks'),
-      heading: `Rotate the secret of “${webhook.name}”?`,
+    return this.confirm(request, reply, webhookId, {
+      doing: 'rotate webhook secrets',
+      title: 'Rotate a webhook secret',
+      heading: (name) => `Rotate the secret of “${name}”?`,
       explanation:
         'A new signing secret is made and shown once. For 24 hours deliveries carry a signature with each secret, so the receiver can switch over.',
-      action: `/dashboard/webhooks/${webhook.id}/rotate-secret`,
+      step: 'rotate-secret',
       button: 'Rotate secret',
-      cancel: `/dashboard/webhooks/${webhook.id}`,
     });
   }
 
@@ -333,6 +329,32 @@ export class DashboardWebhooksController {
   }
 
   /** A webhook of the member's workspace; another workspace's is not found, like a missing one. */
+  /** The page that asks a manager to confirm a step that cannot be undone, posting to `step`. */
+  private async confirm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    webhookId: string,
+    ask: {
+      doing: string;
+      title: string;
+      heading: (name: string) => string;
+      explanation: string;
+      step: string;
+      button: string;
+    },
+  ) {
+    const view = await this.pages.signedIn(request, { permission: 'manage_webhooks', doing: ask.doing });
+    const webhook = await this.ownWebhook(view, webhookId);
+    await this.pages.page(reply, 200, 'webhook-confirm', {
+      ...layoutData(ask.title, view, 'webhooks'),
+      heading: ask.heading(webhook.name),
+      explanation: ask.explanation,
+      action: `/dashboard/webhooks/${webhook.id}/${ask.step}`,
+      button: ask.button,
+      cancel: `/dashboard/webhooks/${webhook.id}`,
+    });
+  }
+
   private ownWebhook(view: SignedInView, webhookId: string): Promise<WebhookView> {
     return this.queries.execute(new GetWebhookQuery(view.member.workspaceId, webhookId));
   }
