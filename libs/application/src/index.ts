@@ -26,7 +26,12 @@ export * from './workspaces/deactivate-api-key/deactivate-api-key.command';
 export * from './workspaces/deactivate-api-key/deactivate-api-key.handler';
 export * from './workspaces/erase-member/erase-member.command';
 export * from './workspaces/erase-member/erase-member.handler';
+export * from './workspaces/list-workspaces/list-workspaces.query';
+export * from './workspaces/list-workspaces/list-workspaces.handler';
+export * from './workspaces/get-workspace/get-workspace.query';
+export * from './workspaces/get-workspace/get-workspace.handler';
 export * from './privacy/personal-data-vault';
+export * from './operators/operator-credentials';
 export * from './projects/project.projector';
 export * from './projects/create-project/create-project.command';
 export * from './projects/create-project/create-project.handler';
@@ -55,6 +60,8 @@ import { CreateWorkspaceHandler } from './workspaces/create-workspace/create-wor
 import { DeactivateApiKeyHandler } from './workspaces/deactivate-api-key/deactivate-api-key.handler';
 import { EraseMemberHandler } from './workspaces/erase-member/erase-member.handler';
 import { UpdateWorkspaceHandler } from './workspaces/update-workspace/update-workspace.handler';
+import { ListWorkspacesHandler } from './workspaces/list-workspaces/list-workspaces.handler';
+import { GetWorkspaceHandler } from './workspaces/get-workspace/get-workspace.handler';
 import { CreateProjectHandler } from './projects/create-project/create-project.handler';
 import { UpdateProjectHandler } from './projects/update-project/update-project.handler';
 import { ArchiveProjectHandler } from './projects/archive-project/archive-project.handler';
@@ -71,6 +78,8 @@ export const WORKSPACE_HANDLERS = [
   CreateApiKeyHandler,
   DeactivateApiKeyHandler,
   EraseMemberHandler,
+  ListWorkspacesHandler,
+  GetWorkspaceHandler,
 ];
 export const PROJECT_HANDLERS = [
   CreateProjectHandler,

@@ -34,7 +34,7 @@ import {
   VerifyReadModelsCommand,
 } from '@app/application';
 import { mustBeString, validationError } from '@app/domain';
-import { OperatorOnly } from '../http/auth';
+import { OperatorOnly, RequiresRole } from '../http/auth';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
@@ -70,6 +70,7 @@ export class OperationsController {
   ) {}
 
   @Get('projections/dead-letters')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Events parked by a projection (dead letters)',
     description: 'Events a projector threw on: each projection parks its own and stays live. Retry or skip each one.',
@@ -87,6 +88,7 @@ export class OperationsController {
 
   /** Reads the event again, runs the projector on it: applied (and gone) or failed (one more attempt). */
   @Post('projections/dead-letters/:projection/:position/retry')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Retry a dead letter',
@@ -99,6 +101,7 @@ export class OperationsController {
   }
 
   @Post('projections/dead-letters/:projection/:position/skip')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Skip a dead letter',
@@ -111,6 +114,7 @@ export class OperationsController {
   }
 
   @Get('projections')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: "Each projection's checkpoint, lag and rebuild progress",
     description:
@@ -123,6 +127,7 @@ export class OperationsController {
 
   /** Starts rebuilding one projection (or all, one after the other) and answers at once. */
   @Post('projections/rebuild')
+  @RequiresRole('operator')
   @HttpCode(202)
   @ApiOperation({
     summary: 'Rebuild projections (blue/green)',
@@ -140,6 +145,7 @@ export class OperationsController {
   }
 
   @Post('events/verify')
+  @RequiresRole('auditor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Verify the read models against a replay of the event store',
@@ -153,6 +159,7 @@ export class OperationsController {
 
   /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
   @Get('events/export')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: "Export a workspace's or a stream's events (NDJSON)",
     description: 'One JSON object per line, oldest first; give exactly one of `workspace_id` and `stream`.',
