@@ -26,6 +26,8 @@ export function operatorCredentialStoreContract(name: string, open: OpenAdapter<
       expect(await store.findByTokenHash(stored.tokenHash)).toEqual(stored);
       expect(await store.findByTokenHash(hash())).toBeNull();
       expect(await store.findByTokenHash(stored.id)).toBeNull();
+      expect(await store.findById(stored.id)).toEqual(stored);
+      expect(await store.findById(stored.tokenHash)).toBeNull();
     });
 
     it('lists every credential in the order they were created', async () => {

@@ -25,10 +25,10 @@ const AUDITOR_WRITES = new Set([
   'POST /v1/admin/ledger/heads',
   'POST /v1/admin/ledger/verify',
 ]);
-/** The document's own routes are not part of the API it describes, nor are the dashboard's pages (docs/dashboard.md). */
+/** The document's own routes are not part of the API it describes, nor are the dashboard's and the console's pages. */
 const NOT_DOCUMENTED = new Set(['/openapi.json', '/docs', '/docs/{asset}']);
-// (Fastify's route tree prints the dashboard's catch-all, `/dashboard/*`, as `/dashboard*`.)
-const notDocumented = (path: string) => NOT_DOCUMENTED.has(path) || /^\/dashboard(\/|\*|$)/.test(path);
+// (Fastify's route tree prints a catch-all, `/dashboard/*`, as `/dashboard*`.)
+const notDocumented = (path: string) => NOT_DOCUMENTED.has(path) || /^\/(dashboard|console)(\/|\*|$)/.test(path);
 
 interface Sample {
   method: string;

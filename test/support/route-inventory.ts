@@ -20,7 +20,7 @@ export interface RouteInfo {
 
 /** Paths NestJS serves without the global `/v1` prefix (bootstrap.ts: setGlobalPrefix ... exclude). */
 const UNPREFIXED = new Set(['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset']);
-const unprefixed = (path: string) => UNPREFIXED.has(path) || path === 'dashboard' || path.startsWith('dashboard/');
+const unprefixed = (path: string) => UNPREFIXED.has(path) || /^(dashboard|console)(\/|$)/.test(path);
 /** Metadata key of http/auth.ts's Public()/OperatorOnly() decorators. */
 const AUDIENCE_METADATA = 'audience';
 /** Metadata key of http/auth.ts's RequiresRole() decorator. */

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import type { AppConfig } from './config';
+import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core/core.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { HealthModule } from './health/health.module';
@@ -47,6 +48,7 @@ export class AppModule {
         LedgerModule,
         OpenApiModule,
         DashboardModule,
+        ConsoleModule,
       ],
       providers: [
         RequestAuthentication,

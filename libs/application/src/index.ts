@@ -182,3 +182,4 @@ export * from './projects/slots/slot-ledger.projector';
 export * from './projects/slots/slot-reconciler';
 export * from './ledger/merkle';
 export * from './ledger/ledger';
+export * from './console/console-access';

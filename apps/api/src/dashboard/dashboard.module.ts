@@ -41,6 +41,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     ListApiKeysHandler,
     GetApiKeyHandler,
   ],
-  exports: [DashboardAccess],
+  // The console keeps its sessions in the same store.
+  exports: [DashboardAccess, DASHBOARD_ACCESS_STORE],
 })
 export class DashboardModule {}

@@ -82,6 +82,13 @@ export class OperatorCredentials implements OnModuleDestroy {
     return view(revoked);
   }
 
+  /** The holder of a credential by its id, while it is not revoked (a console session re-reads it each request). */
+  async identityOf(id: string): Promise<OperatorIdentity | null> {
+    const found = await this.store.findById(id);
+    if (!found || found.revokedAt !== null) return null;
+    return { id: found.id, name: found.name, role: found.role };
+  }
+
   /** The holder of a valid token; null for a malformed, unknown or revoked one. */
   async authenticate(token: string): Promise<OperatorIdentity | null> {
     if (!TOKEN.test(token)) return null;

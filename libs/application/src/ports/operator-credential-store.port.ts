@@ -28,6 +28,8 @@ export interface OperatorCredentialStore {
   create(record: OperatorCredentialRecord): Promise<void>;
   /** The credential whose token has this digest, revoked or not; null when none has. */
   findByTokenHash(tokenHash: string): Promise<OperatorCredentialRecord | null>;
+  /** The credential with this id, revoked or not; null when none has it (a console session's holder). */
+  findById(id: string): Promise<OperatorCredentialRecord | null>;
   /** Every credential, revoked ones included, in the order they were created. */
   list(): Promise<OperatorCredentialRecord[]>;
   /**

@@ -67,6 +67,11 @@ export class MongoOperatorCredentialStore implements OperatorCredentialStore {
     return doc ? toRecord(doc) : null;
   }
 
+  async findById(id: string): Promise<OperatorCredentialRecord | null> {
+    const doc = await this.credentials.findOne({ _id: { $eq: id } });
+    return doc ? toRecord(doc) : null;
+  }
+
   async list(): Promise<OperatorCredentialRecord[]> {
     const docs = await this.credentials.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
     return docs.map(toRecord);

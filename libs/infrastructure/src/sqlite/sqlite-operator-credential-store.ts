@@ -74,6 +74,11 @@ export class SqliteOperatorCredentialStore implements OperatorCredentialStore {
     return row ? toRecord(row) : null;
   }
 
+  async findById(id: string): Promise<OperatorCredentialRecord | null> {
+    const row = this.stmt.byId.get(id);
+    return row ? toRecord(row) : null;
+  }
+
   async list(): Promise<OperatorCredentialRecord[]> {
     return this.stmt.list.all().map(toRecord);
   }
