@@ -1,5 +1,5 @@
-import { csrfOf, dashboard, signIn as dashboardSignIn, workspaceWithMembers } from '../support/dashboard';
-import { ADMIN_TOKEN, useTestApp } from '../support/test-app';
+import { csrfOf, dashboard, signIn as dashboardSignIn, workspaceWithMembers } from '../../support/dashboard';
+import { ADMIN_TOKEN, useTestApp } from '../../support/test-app';
 
 interface Page {
   status: number;
