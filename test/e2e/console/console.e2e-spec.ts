@@ -169,10 +169,19 @@ describe('The operator console (docs/console.md)', () => {
 
   it('takes no bearer token, API key or dashboard session, and its session means nothing to the dashboard or the API', async () => {
     const ws = await t.provision();
-    for (const token of [ADMIN_TOKEN, ws.fullKey]) {
-      const res = await fetch(`${t.baseUrl}/console/workspaces`, { headers: { authorization: `Bearer ${token}` } });
-      expect(res.status).toBe(401);
+    const bearer = await fetch(`${t.baseUrl}/console/workspaces`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(bearer.status).toBe(401);
+    // An API key, sent or typed, is refused as on the operator API.
+    for (const path of ['/console', '/console/workspaces', '/console/nowhere']) {
+      const res = await page('GET', path, { headers: { authorization: `Bearer ${ws.fullKey}` } });
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+      expect(res.html).toContain('api_key_path_not_allowed');
     }
+    const typed = await page('POST', '/console/sign-in', { form: { token: ws.readKey } });
+    expect(typed.status).toBe(403);
+    expect(typed.html).toContain('api_key_path_not_allowed');
     const { workspaceId, members } = await workspaceWithMembers(t, 'Both', ['root']);
     const dashboardCookie = await dashboardSignIn(t, workspaceId, members.root);
     expect((await page('GET', '/console/workspaces', { cookie: dashboardCookie })).status).toBe(401);

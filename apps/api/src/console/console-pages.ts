@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CommandContext, ConsoleAccess, ConsoleOperator, OperatorRole } from '@app/application';
+import { API_KEY_PREFIX, CommandContext, ConsoleAccess, ConsoleOperator, OperatorRole } from '@app/application';
+import { AUTH_FAILURES } from '../http/errors';
 import { dashboardAssets } from '../dashboard/dashboard-files';
 import { cookieOf, crossSite, sendPage, SessionCookieSpec } from '../dashboard/dashboard-http';
 import { field } from '../dashboard/dashboard-pages';
@@ -46,6 +47,26 @@ export const CONSOLE_CSRF_REFUSED = () =>
   );
 export const AUDITOR_REFUSED = () =>
   new DashboardProblem(403, 'Not allowed', 'Your role (auditor) may only read: this needs the operator role.');
+
+/** An API key on the console (as a bearer token or typed into the sign-in form): refused as on the operator API. */
+export const API_KEY_REFUSED = () =>
+  new DashboardProblem(403, 'Request refused', `${AUTH_FAILURES.api_key_path_not_allowed} (api_key_path_not_allowed)`);
+
+export const isApiKey = (value: unknown): boolean =>
+  typeof value === 'string' && value.trim().startsWith(API_KEY_PREFIX);
+
+/**
+ * Refuses a console request that carries an API key as its bearer token, before anything else, as
+ * the operator API does (`api_key_path_not_allowed`); any other bearer token is ignored here.
+ */
+@Injectable()
+export class ConsoleApiKeyRefusal implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
+    if (typeof header === 'string' && isApiKey(header.replace(/^Bearer[ \t]+/i, ''))) throw API_KEY_REFUSED();
+    return true;
+  }
+}
 
 /** What the layout needs on every page. */
 export function consoleLayout(title: string, view: ConsoleView | undefined, nav?: string) {

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,13 +16,20 @@ import { PLANS, validationError, WORKSPACE_MESSAGES } from '@app/domain';
 import type { AppConfig } from '../config';
 import { Public } from '../http/auth';
 import { APP_CONFIG } from '../tokens';
-import { Inject } from '@nestjs/common';
 import { seeOther, sessionCookie } from '../dashboard/dashboard-http';
 import { cursorOf, field } from '../dashboard/dashboard-pages';
 import { DashboardProblem } from '../dashboard/dashboard-problem';
 import { timeView } from '../dashboard/dashboard-view-data';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { CONSOLE_COOKIE, CONSOLE_CSRF_REFUSED, consoleLayout, ConsolePages } from './console-pages';
+import {
+  API_KEY_REFUSED,
+  CONSOLE_COOKIE,
+  CONSOLE_CSRF_REFUSED,
+  ConsoleApiKeyRefusal,
+  consoleLayout,
+  ConsolePages,
+  isApiKey,
+} from './console-pages';
 import { crossSite } from '../dashboard/dashboard-http';
 
 const SIGN_IN_FAILED = 'That is not a valid operator credential or admin token (or it has been revoked).';
@@ -49,12 +56,14 @@ const workspaceRow = (w: WorkspaceListItem) => ({
 /**
  * The operator console (docs/console.md): sign-in with an operator credential or ADMIN_TOKEN typed
  * into a form, and the Workspaces screens. Signed in by the `console_session` cookie only (Path
- * /console): API keys, bearer tokens and dashboard sessions mean nothing here. Auditors see every
+ * /console): other bearer tokens and dashboard sessions mean nothing here, and an API key is
+ * refused with `api_key_path_not_allowed` as on the operator API. Auditors see every
  * page without its write controls, and a write they post anyway is refused with 403.
  */
 @ApiExcludeController()
 @Public()
 @UseFilters(ConsoleExceptionFilter)
+@UseGuards(ConsoleApiKeyRefusal)
 @Controller('console')
 export class ConsoleController {
   constructor(
@@ -74,7 +83,9 @@ export class ConsoleController {
   @Post('sign-in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     if (crossSite(request)) throw CONSOLE_CSRF_REFUSED();
-    const operator = await this.pages.access.signIn(field(request.body, 'token'));
+    const typed = field(request.body, 'token');
+    if (isApiKey(typed)) throw API_KEY_REFUSED();
+    const operator = await this.pages.access.signIn(typed);
     if (!operator) {
       return this.pages.page(reply, 401, 'sign-in', { ...consoleLayout('Sign in', undefined), error: SIGN_IN_FAILED });
     }

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config';
 import { DashboardModule } from '../dashboard/dashboard.module';
 import { APP_CONFIG } from '../tokens';
 import { ConsoleController } from './console.controller';
-import { ConsolePages } from './console-pages';
+import { ConsoleApiKeyRefusal, ConsolePages } from './console-pages';
 
 /** The operator console (docs/console.md), on the dashboard's views, headers and session store. */
 @Module({
@@ -21,6 +21,7 @@ import { ConsolePages } from './console-pages';
     },
     ConsoleAccess,
     ConsolePages,
+    ConsoleApiKeyRefusal,
   ],
 })
 export class ConsoleModule {}
