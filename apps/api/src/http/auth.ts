@@ -46,15 +46,15 @@ class OperatorToken {
   }
 }
 
+/** The bootstrap ADMIN_TOKEN: an operator, with no credential id. */
+const ADMIN_TOKEN_IDENTITY = { id: null, name: 'ADMIN_TOKEN', role: 'operator' } as const;
+
 /**
  * Who sent a request, resolved once from its bearer credential by the first hook of the pipeline
  * (http/pipeline.ts) and only read after it: by the rate limiter (whose counter), idempotency
  * (whose keys), the auth guard (may this caller use this route) and the request context (the
  * actor of the events). Nothing else looks at the Authorization header.
  */
-/** The bootstrap ADMIN_TOKEN: an operator, with no credential id. */
-const ADMIN_TOKEN_IDENTITY = { id: null, name: 'ADMIN_TOKEN', role: 'operator' } as const;
-
 export interface Credentials {
   /** The bearer token as presented; undefined without one. */
   readonly presented: string | undefined;
@@ -208,7 +208,9 @@ export class AuthGuard implements CanActivate {
     if (audience === 'operator') {
       if (credentials.presented?.startsWith(API_KEY_PREFIX)) throw new AuthError('api_key_path_not_allowed');
       if (!credentials.operator || !credentials.operatorIdentity) {
-        if (credentials.unavailable !== undefined) throw credentials.unavailable;
+        // An operator credential that could not be checked (its store unreachable) is not a wrong one.
+        if (credentials.presented?.startsWith(OPERATOR_TOKEN_PREFIX) && credentials.unavailable !== undefined)
+          throw credentials.unavailable;
         throw new AuthError('invalid_admin_token');
       }
       if (credentials.operatorIdentity.role !== 'operator' && this.roleOf(context) === 'operator') {
