@@ -10,11 +10,7 @@ const created: WorkspaceEvent = {
   type: 'workspace.created',
   data: { id: 'ws1', name: 'Acme', plan: 'pro', project_limit: null, created: 1 },
 };
-const changed = (
-  changes: Record<string, string | null>,
-  labels: Record<string, string>,
-  now = 5,
-): WorkspaceEvent => ({
+const changed = (changes: Record<string, string | null>, labels: Record<string, string>, now = 5): WorkspaceEvent => ({
   type: 'workspace.status_labels_changed',
   data: { workspace_id: 'ws1', changes, labels, changed: now },
 });
