@@ -258,8 +258,7 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
   }
 }
 
-interface StoredWorkspace extends Omit<WorkspaceState, 'apiKeys' | 'members' | 'slotHolders' | 'statusLabels'> {
-  statusLabels?: StatusLabels;
+interface StoredWorkspace extends Omit<WorkspaceState, 'apiKeys' | 'members' | 'slotHolders'> {
   slotHolders: string[];
   apiKeys: [string, { scope: ApiKeyScope; active: boolean }][];
   members: [string, { emailHash: string | null; role: MemberRole }][];
@@ -270,9 +269,10 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
   evolve,
   decide,
   snapshot: {
-    // 3: the projects holding slots. A snapshot of another version is not used: the stream is
-    // folded again (a version-2 snapshot had only the count, which cannot say whose slots they are).
-    version: 3,
+    // 4: the status labels. A snapshot of another version is not used: the stream is folded again
+    // (a version-3 snapshot has no labels; a version-2 one had only the count of slots, which
+    // cannot say whose slots they are).
+    version: 4,
     toSnapshot: (state): StoredWorkspace => ({
       ...state,
       slotHolders: state.slotHolders.toArray(),
@@ -284,8 +284,6 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
       const slotHolders = ImmutableSet(s.slotHolders);
       return {
         ...s,
-        // Snapshots taken before any workspace renamed a status have no labels: none were set.
-        statusLabels: s.statusLabels ?? {},
         slotHolders,
         projectSlots: slotHolders.size,
         apiKeys: new Map(s.apiKeys),
