@@ -270,6 +270,127 @@ describeWithChromium('The dashboard in a browser', () => {
     await checkScreen('sign in required');
   }, 60_000);
 
+  it('names a status, sees it in the projects while the API keeps the value, and browses a project and a job with their timelines', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'pilot']);
+    const minted = await fetch(`${service.baseUrl}/v1/admin/workspaces/${ws.workspaceId}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Planner', scope: 'full_access' }),
+    });
+    const key = ((await minted.json()) as { key: string }).key;
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${service.baseUrl}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const start = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const projectIds: Record<string, string> = {};
+    for (const [name, status] of [
+      ['North tower', 'in_progress'],
+      ['River bridge', 'planned'],
+      ['South tower', 'on_hold'],
+    ]) {
+      const res = await api('POST', '/projects', { name, description: `${name} survey`, status, start_date: start });
+      expect(res.status).toBe(201);
+      projectIds[name] = res.body.id as string;
+    }
+    const north = projectIds['North tower'];
+    await api('PATCH', `/projects/${north}`, { description: 'Antenna survey, north face' });
+    const job = await api('POST', `/projects/${north}/jobs`, {
+      name: 'Antenna scan',
+      type: 'cell_tower',
+      job_pattern: 'one_time',
+      start_date: start,
+    });
+    expect(job.status).toBe(201);
+    await api('POST', `/projects/${north}/jobs/${job.body.id}/assign`, { pilots: [ws.members.pilot] });
+    await api('PATCH', `/projects/${north}/jobs/${job.body.id}`, { status: 'in_progress' });
+
+    await signInThroughLink(ws.workspaceId, ws.members.root);
+    await page.getByRole('link', { name: 'Status names' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Status display names');
+    await checkScreen('status labels');
+    // The keyboard alone: the field, a name, Enter.
+    await page.getByLabel(/^In progress/).focus();
+    await page.keyboard.type('Flying');
+    await page.getByLabel(/^On hold/).focus();
+    await page.keyboard.type('Grounded');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${service.baseUrl}/dashboard/settings/statuses?notice=saved`);
+    await expect(page.getByRole('status').innerText()).resolves.toBe('The display names were saved.');
+    await expect(page.getByLabel(/^In progress/).inputValue()).resolves.toBe('Flying');
+    await checkScreen('status labels saved');
+    await screenshot('status-labels');
+
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Projects');
+    const statusOf = (name: string) =>
+      page.locator('tr', { hasText: name }).locator('td[data-label="Status"]').innerText();
+    await expect(statusOf('North tower')).resolves.toBe('Flying');
+    await expect(statusOf('South tower')).resolves.toBe('Grounded');
+    await expect(statusOf('River bridge')).resolves.toBe('Planned');
+    await checkScreen('projects');
+    await screenshot('projects');
+    // The API answers the predefined values all the same.
+    const list = await api('GET', '/projects');
+    expect(
+      Object.fromEntries(list.body.projects.map((p: { name: string; status: string }) => [p.name, p.status])),
+    ).toEqual({
+      'North tower': 'in_progress',
+      'River bridge': 'planned',
+      'South tower': 'on_hold',
+    });
+
+    // Filter by a status under its name, then search by name.
+    await page.getByLabel('Status').selectOption({ label: 'Grounded' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/status=on_hold/);
+    await expect(page.locator('td[data-label="Name"]').allInnerTexts()).resolves.toEqual(['South tower']);
+    await page.getByLabel('Status').selectOption({ label: 'Any status' });
+    await page.getByLabel('Name contains').fill('TOWER');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/q=TOWER/);
+    await expect(page.locator('td[data-label="Name"]').allInnerTexts()).resolves.toEqual([
+      'North tower',
+      'South tower',
+    ]);
+    await checkScreen('projects found');
+
+    // A project: its fields, jobs and timeline.
+    await page.getByRole('link', { name: 'North tower' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('North tower');
+    await expect(page.locator('.facts dd').first().innerText()).resolves.toBe('Flying');
+    await expect(
+      page.locator('tr', { hasText: 'Antenna scan' }).locator('td[data-label="Status"]').innerText(),
+    ).resolves.toBe('Flying');
+    const timeline = page.locator('.timeline__entry');
+    await expect(timeline.count()).resolves.toBe(2);
+    await expect(timeline.nth(0).innerText()).resolves.toMatch(
+      /^Created by API key “Planner”, \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
+    await expect(timeline.nth(1).innerText()).resolves.toContain('Antenna survey, north face');
+    await checkScreen('project');
+    await screenshot('project');
+
+    // A job: its pilots, occurrences and timeline, members by name.
+    await page.getByRole('link', { name: 'Antenna scan' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Antenna scan');
+    await expect(page.getByRole('heading', { name: 'Assigned pilots' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.locator('section', { hasText: 'Assigned pilots' }).locator('li').allInnerTexts(),
+    ).resolves.toEqual(['Pat Pilot']);
+    const jobTimeline = await page.locator('.timeline').innerText();
+    expect(jobTimeline).toContain('Pilots assigned by API key “Planner”');
+    expect(jobTimeline).toMatch(/pilot_ids\s+Pat Pilot/);
+    expect(jobTimeline).toMatch(/status\s+Flying/);
+    await checkScreen('job');
+    await page.getByRole('link', { name: 'North tower' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('North tower');
+  }, 120_000);
+
   it('manages a webhook: the secret once, a test event, a failed delivery resent, pause, resume, rotate, delete', async () => {
     const receiver = await HttpsReceiver.start();
     const hooksDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-hooks-'));

@@ -5,7 +5,9 @@ import {
   DashboardAccess,
   DashboardSettings,
   DEFAULT_DASHBOARD_SETTINGS,
+  ChangeStatusLabelsHandler,
   GetApiKeyHandler,
+  GetStatusLabelsHandler,
   ListApiKeysHandler,
 } from '@app/application';
 import { openDashboardAccessStore } from '../adapters';
@@ -14,16 +16,20 @@ import { APP_CONFIG } from '../tokens';
 import { DashboardAccessController } from './dashboard-access.controller';
 import { DashboardApiKeysController } from './dashboard-api-keys.controller';
 import { DashboardPages } from './dashboard-pages';
+import { DashboardProjectsController } from './dashboard-projects.controller';
+import { DashboardStatusLabelsController } from './dashboard-status-labels.controller';
 import { DashboardTeamController } from './dashboard-team.controller';
 import { DashboardWebhooksController } from './dashboard-webhooks.controller';
 
-/** The workspace dashboard (docs/dashboard.md) and the access it needs: links, sessions, the keys' list. */
+/** The workspace dashboard (docs/dashboard.md) and what it needs beyond the API's handlers: access, the keys' list, status display names. */
 @Module({
   // The access controller holds the catch-all page for unknown paths, so it is registered last.
   controllers: [
     DashboardApiKeysController,
     DashboardTeamController,
     DashboardWebhooksController,
+    DashboardProjectsController,
+    DashboardStatusLabelsController,
     DashboardAccessController,
   ],
   providers: [
@@ -40,6 +46,8 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     DashboardPages,
     ListApiKeysHandler,
     GetApiKeyHandler,
+    ChangeStatusLabelsHandler,
+    GetStatusLabelsHandler,
   ],
   exports: [DashboardAccess],
 })
