@@ -13,6 +13,7 @@ import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { DashboardAccessController } from './dashboard-access.controller';
 import { DashboardApiKeysController } from './dashboard-api-keys.controller';
+import { DashboardAuditController } from './dashboard-audit.controller';
 import { DashboardPages } from './dashboard-pages';
 import { DashboardTeamController } from './dashboard-team.controller';
 import { DashboardWebhooksController } from './dashboard-webhooks.controller';
@@ -24,6 +25,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     DashboardApiKeysController,
     DashboardTeamController,
     DashboardWebhooksController,
+    DashboardAuditController,
     DashboardAccessController,
   ],
   providers: [
