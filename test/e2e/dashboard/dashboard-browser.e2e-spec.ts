@@ -461,6 +461,70 @@ describeWithChromium('The dashboard in a browser', () => {
     }
   }, 120_000);
 
+  it('filters the audit trail by type and by who, follows an entry to its resource, and exports the view', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'ops_lead']);
+    const admin = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1/admin${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string; key: string });
+    const bot = await admin(`/workspaces/${ws.workspaceId}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
+    const api = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bot.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string });
+    await api('/projects', { name: 'Dam inspection', description: 'd', status: 'draft', start_date: '2026-01-01' });
+    const hook = await api('/webhooks', {
+      name: 'Ops hook',
+      url: 'https://93.184.216.34/hooks',
+      event_types: ['project.created'],
+    });
+
+    await signInThroughLink(ws.workspaceId, ws.members.ops_lead);
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Audit trail');
+    const types = page.locator('td[data-label="Event"]');
+    // Newest first: the webhook, then the project (and its slot), then the operator's changes.
+    await expect(types.first().innerText()).resolves.toBe('webhook.created');
+    await expect(types.allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining(['project.created', 'workspace.created']),
+    );
+    await checkScreen('audit trail');
+    await screenshot('audit');
+
+    await page.getByLabel('Event type').selectOption('webhook.created');
+    await page.getByLabel('Who').selectOption({ label: 'API key “Ops bot”' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\/dashboard\/audit\?type=webhook\.created&actor=key_/);
+    await expect(types.allInnerTexts()).resolves.toEqual(['webhook.created']);
+    await expect(page.locator('td[data-label="Who"]').innerText()).resolves.toBe('API key “Ops bot”');
+    await checkScreen('audit trail (filtered)');
+
+    // Nobody else did it: the operator's filter finds no webhook.
+    await page.getByLabel('Who').selectOption({ label: 'Operator' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.getByText('No events match.').count()).resolves.toBe(1);
+    await page.goBack();
+
+    // The export downloads the filtered view.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export as NDJSON' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metadata: { actor: { id: string } } });
+    expect(lines.map((l) => [l.type, l.metadata.actor.id])).toEqual([['webhook.created', bot.id]]);
+
+    await page.getByRole('link', { name: `Webhook ${hook.id}` }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/webhooks/${hook.id}`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Ops hook');
+    expect(problems).toEqual([]);
+  }, 90_000);
+
   it('refuses an expired link', async () => {
     const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));
     const short = await ServiceProcess.start({ DATA_DIR: shortDir, ADMIN_TOKEN, DASHBOARD_LINK_TTL_SECONDS: '1' });
