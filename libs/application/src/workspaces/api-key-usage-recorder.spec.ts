@@ -4,11 +4,16 @@ import { ApiKeyUsageRecorder } from './api-key-usage-recorder';
 /** A store that records what each flush wrote, and fails while `down`. */
 function recordingStore() {
   const flushes: Map<string, number>[] = [];
+  const counts: Map<string, number>[] = [];
   const state = { down: false };
   const store: ApiKeyUsageStore = {
-    async record(uses) {
+    async record(uses, requests) {
       if (state.down) throw new Error('store down');
       flushes.push(new Map(uses));
+      counts.push(new Map(requests));
+    },
+    async dailyRequests() {
+      return [];
     },
     async lastUsed(keyIds) {
       const found = new Map<string, number>();
@@ -17,7 +22,7 @@ function recordingStore() {
     },
     async close() {},
   };
-  return { store, flushes, state };
+  return { store, flushes, counts, state };
 }
 
 describe('ApiKeyUsageRecorder: last use without a write per request', () => {
@@ -39,6 +44,28 @@ describe('ApiKeyUsageRecorder: last use without a write per request', () => {
         ['key_b', 5000],
         ['key_a', 5000],
       ]),
+    ]);
+  });
+
+  it('counts the requests of each key between flushes, and keeps the counts of a failed flush', async () => {
+    const { store, counts, state } = recordingStore();
+    const recorder = new ApiKeyUsageRecorder(store, clock);
+    for (let i = 0; i < 5; i++) recorder.note('key_a');
+    recorder.note('key_b');
+    state.down = true;
+    await recorder.flush();
+    state.down = false;
+    recorder.note('key_a');
+    await recorder.flush();
+    recorder.note('key_b');
+    await recorder.flush();
+
+    expect(counts).toEqual([
+      new Map([
+        ['key_a', 6],
+        ['key_b', 1],
+      ]),
+      new Map([['key_b', 1]]),
     ]);
   });
 
