@@ -133,6 +133,8 @@ export * from './workspaces/api-key-usage-recorder';
 export * from './workspaces/api-key-actors.projector';
 export * from './workspaces/list-api-keys/list-api-keys.query';
 export * from './workspaces/list-api-keys/list-api-keys.handler';
+export * from './workspaces/api-key-daily-requests/api-key-daily-requests.query';
+export * from './workspaces/api-key-daily-requests/api-key-daily-requests.handler';
 export * from './workspaces/get-api-key/get-api-key.query';
 export * from './workspaces/get-api-key/get-api-key.handler';
 export * from './dashboard/dashboard-access';

@@ -123,6 +123,15 @@ describeWithChromium('The dashboard in a browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
+  /** Whether Chart.js drew a chart on the canvas of this id (the script ran under the CSP). */
+  function chartDrawn(id: string): Promise<boolean> {
+    return page.evaluate(
+      (canvasId) =>
+        Boolean((globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart(canvasId)),
+      id,
+    );
+  }
+
   async function signInThroughLink(workspaceId: string, memberId: string) {
     const link = await mintLink(service, workspaceId, memberId);
     await page.goto(link.url);
@@ -205,6 +214,14 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(row.locator('td[data-label="Created by"]').innerText()).resolves.toBe('Rita Root');
     await expect(row.locator('td[data-label="Scope"]').innerText()).resolves.toBe('Full access');
     await expect(row.locator('td[data-label="Last used"]').innerText()).resolves.toMatch(/UTC$/);
+    // The chart of requests per key: drawn by Chart.js from the page's data, its figures beside it.
+    await expect(chartDrawn('requests-chart')).resolves.toBe(true);
+    await expect(page.locator('#requests-chart').getAttribute('aria-label')).resolves.toContain(
+      '1 request in this period',
+    );
+    await expect(page.locator('.chart__figures tbody tr').last().locator('td').allTextContents()).resolves.toEqual([
+      '1',
+    ]);
     await checkScreen('api-keys');
     await screenshot('api-keys');
 
@@ -382,6 +399,12 @@ describeWithChromium('The dashboard in a browser', () => {
       }
       await expect(succeededRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('200');
       await expect(succeededRow.locator('td[data-label="Delivery"]').innerText()).resolves.toContain('attempt 3');
+      // The deliveries chart: today's bar holds every attempt of the log, succeeded over failed.
+      await expect(chartDrawn('deliveries-chart')).resolves.toBe(true);
+      const today = page.locator('.chart__figures tbody tr').last();
+      const [succeededToday, failedToday] = (await today.locator('td').allTextContents()).map(Number);
+      expect(succeededToday).toBeGreaterThanOrEqual(1);
+      expect(failedToday).toBeGreaterThanOrEqual(2);
       await checkScreen('webhook deliveries');
       await screenshot('webhook-deliveries');
 

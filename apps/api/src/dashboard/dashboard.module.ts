@@ -7,6 +7,7 @@ import {
   DEFAULT_DASHBOARD_SETTINGS,
   GetApiKeyHandler,
   ListApiKeysHandler,
+  ApiKeyDailyRequestsHandler,
 } from '@app/application';
 import { openDashboardAccessStore } from '../adapters';
 import type { AppConfig } from '../config';
@@ -42,6 +43,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     DashboardPages,
     ListApiKeysHandler,
     GetApiKeyHandler,
+    ApiKeyDailyRequestsHandler,
   ],
   exports: [DashboardAccess],
 })

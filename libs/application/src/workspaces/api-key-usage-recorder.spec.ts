@@ -82,6 +82,29 @@ describe('ApiKeyUsageRecorder: last use without a write per request', () => {
     expect(flushes).toEqual([new Map([['key_a', 9000]])]);
   });
 
+  it("answers each key's requests per day with those counted and not flushed yet on today's", async () => {
+    const day = Date.UTC(2026, 10, 2);
+    now = day + 5000;
+    const store: ApiKeyUsageStore = {
+      ...recordingStore().store,
+      async dailyRequests() {
+        return [
+          { keyId: 'key_a', day: day - 86_400_000, requests: 4 },
+          { keyId: 'key_a', day, requests: 1 },
+        ];
+      },
+    };
+    const recorder = new ApiKeyUsageRecorder(store, clock);
+    recorder.note('key_a');
+    recorder.note('key_b');
+    recorder.note('key_b');
+    expect(await recorder.dailyRequests(['key_a', 'key_b'], day - 86_400_000)).toEqual([
+      { keyId: 'key_a', day: day - 86_400_000, requests: 4 },
+      { keyId: 'key_a', day, requests: 2 },
+      { keyId: 'key_b', day, requests: 2 },
+    ]);
+  });
+
   it('answers with notes not flushed yet as used now', async () => {
     const { store } = recordingStore();
     const recorder = new ApiKeyUsageRecorder(store, clock);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { API_KEY_USAGE_STORE, ApiKeyUsageStore, DailyRequests } from '../ports/api-key-usage-store.port';
+import { API_KEY_USAGE_STORE, ApiKeyUsageStore, DailyRequests, dayOf } from '../ports/api-key-usage-store.port';
 import { CLOCK, Clock } from '../ports/clock.port';
 
 /** How often the keys used since the last flush are written, and so the granularity of "last used". */
@@ -68,8 +68,18 @@ export class ApiKeyUsageRecorder implements OnModuleInit, OnModuleDestroy {
     return found;
   }
 
-  /** Requests per key and UTC day from `sinceDay` on, as recorded (this process's last minute not yet in it). */
-  dailyRequests(keyIds: readonly string[], sinceDay: number): Promise<DailyRequests[]> {
-    return this.store.dailyRequests(keyIds, sinceDay);
+  /** Requests per key and UTC day from `sinceDay` on, with what this process counted and has not flushed yet (today's). */
+  async dailyRequests(keyIds: readonly string[], sinceDay: number): Promise<DailyRequests[]> {
+    const found = await this.store.dailyRequests(keyIds, sinceDay);
+    const today = dayOf(this.clock.now());
+    if (today < sinceDay) return found;
+    for (const keyId of keyIds) {
+      const pending = this.noted.get(keyId);
+      if (!pending) continue;
+      const row = found.find((r) => r.keyId === keyId && r.day === today);
+      if (row) row.requests += pending;
+      else found.push({ keyId, day: today, requests: pending });
+    }
+    return found;
   }
 }
