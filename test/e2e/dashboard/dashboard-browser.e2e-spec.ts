@@ -123,6 +123,15 @@ describeWithChromium('The dashboard in a browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
+  /** Whether Chart.js drew a chart on the canvas of this id (the script ran under the CSP). */
+  function chartDrawn(id: string): Promise<boolean> {
+    return page.evaluate(
+      (canvasId) =>
+        Boolean((globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart(canvasId)),
+      id,
+    );
+  }
+
   async function signInThroughLink(workspaceId: string, memberId: string) {
     const link = await mintLink(service, workspaceId, memberId);
     await page.goto(link.url);
@@ -205,6 +214,14 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(row.locator('td[data-label="Created by"]').innerText()).resolves.toBe('Rita Root');
     await expect(row.locator('td[data-label="Scope"]').innerText()).resolves.toBe('Full access');
     await expect(row.locator('td[data-label="Last used"]').innerText()).resolves.toMatch(/UTC$/);
+    // The chart of requests per key: drawn by Chart.js from the page's data, its figures beside it.
+    await expect(chartDrawn('requests-chart')).resolves.toBe(true);
+    await expect(page.locator('#requests-chart').getAttribute('aria-label')).resolves.toContain(
+      '1 request in this period',
+    );
+    await expect(page.locator('.chart__figures tbody tr').last().locator('td').allTextContents()).resolves.toEqual([
+      '1',
+    ]);
     await checkScreen('api-keys');
     await screenshot('api-keys');
 
@@ -503,6 +520,12 @@ describeWithChromium('The dashboard in a browser', () => {
       }
       await expect(succeededRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('200');
       await expect(succeededRow.locator('td[data-label="Delivery"]').innerText()).resolves.toContain('attempt 3');
+      // The deliveries chart: today's bar holds every attempt of the log, succeeded over failed.
+      await expect(chartDrawn('deliveries-chart')).resolves.toBe(true);
+      const today = page.locator('.chart__figures tbody tr').last();
+      const [succeededToday, failedToday] = (await today.locator('td').allTextContents()).map(Number);
+      expect(succeededToday).toBeGreaterThanOrEqual(1);
+      expect(failedToday).toBeGreaterThanOrEqual(2);
       await checkScreen('webhook deliveries');
       await screenshot('webhook-deliveries');
 
@@ -581,6 +604,70 @@ describeWithChromium('The dashboard in a browser', () => {
       rmSync(hooksDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('filters the audit trail by type and by who, follows an entry to its resource, and exports the view', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'ops_lead']);
+    const admin = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1/admin${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string; key: string });
+    const bot = await admin(`/workspaces/${ws.workspaceId}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
+    const api = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bot.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string });
+    await api('/projects', { name: 'Dam inspection', description: 'd', status: 'draft', start_date: '2026-01-01' });
+    const hook = await api('/webhooks', {
+      name: 'Ops hook',
+      url: 'https://93.184.216.34/hooks',
+      event_types: ['project.created'],
+    });
+
+    await signInThroughLink(ws.workspaceId, ws.members.ops_lead);
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Audit trail');
+    const types = page.locator('td[data-label="Event"]');
+    // Newest first: the webhook, then the project (and its slot), then the operator's changes.
+    await expect(types.first().innerText()).resolves.toBe('webhook.created');
+    await expect(types.allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining(['project.created', 'workspace.created']),
+    );
+    await checkScreen('audit trail');
+    await screenshot('audit');
+
+    await page.getByLabel('Event type').selectOption('webhook.created');
+    await page.getByLabel('Who').selectOption({ label: 'API key “Ops bot”' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\/dashboard\/audit\?type=webhook\.created&actor=key_/);
+    await expect(types.allInnerTexts()).resolves.toEqual(['webhook.created']);
+    await expect(page.locator('td[data-label="Who"]').innerText()).resolves.toBe('API key “Ops bot”');
+    await checkScreen('audit trail (filtered)');
+
+    // Nobody else did it: the operator's filter finds no webhook.
+    await page.getByLabel('Who').selectOption({ label: 'Operator' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.getByText('No events match.').count()).resolves.toBe(1);
+    await page.goBack();
+
+    // The export downloads the filtered view.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export as NDJSON' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metadata: { actor: { id: string } } });
+    expect(lines.map((l) => [l.type, l.metadata.actor.id])).toEqual([['webhook.created', bot.id]]);
+
+    await page.getByRole('link', { name: `Webhook ${hook.id}` }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/webhooks/${hook.id}`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Ops hook');
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('refuses an expired link', async () => {
     const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));

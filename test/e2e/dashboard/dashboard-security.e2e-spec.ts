@@ -562,6 +562,90 @@ describe('Dashboard security', () => {
     });
   });
 
+  describe('audit trail', () => {
+    it('is read by root, project managers and ops leads only, and offered in the navigation to them alone', async () => {
+      const ws = await workspaceWithMembers(t, 'Audit roles', [
+        'root',
+        'project_manager',
+        'ops_lead',
+        'pilot',
+        'client',
+      ]);
+      for (const role of ['root', 'project_manager', 'ops_lead', 'pilot', 'client']) {
+        const cookie = await signIn(t, ws.workspaceId, ws.members[role]);
+        const trail = await dashboard(t, 'GET', '/dashboard/audit', { cookie });
+        const exported = await dashboard(t, 'GET', '/dashboard/audit/export', { cookie });
+        const team = await dashboard(t, 'GET', '/dashboard/team', { cookie });
+        const allowed = ['root', 'project_manager', 'ops_lead'].includes(role);
+        expect({
+          role,
+          trail: trail.status,
+          exported: exported.status,
+          nav: team.html.includes('href="/dashboard/audit"'),
+        }).toEqual({
+          role,
+          trail: allowed ? 200 : 403,
+          exported: allowed ? 200 : 403,
+          nav: allowed,
+        });
+        if (!allowed) expect(trail.html).toContain('Your role does not allow you to see the audit trail');
+      }
+    });
+
+    it("of one workspace never shows nor exports another's events, whatever the filters name", async () => {
+      const a = await workspaceWithKey(t, 'Audit A');
+      const b = await workspaceWithKey(t, 'Audit B');
+      const trail = await dashboard(t, 'GET', '/dashboard/audit', { cookie: a.root });
+      expect(trail.status).toBe(200);
+      expect(trail.html).toContain('workspace.api_key_created');
+      const exported = await dashboard(t, 'GET', '/dashboard/audit/export', { cookie: a.root });
+      expect(exported.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+      expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="audit-${a.workspaceId}.ndjson"`);
+      const lines = exported.html
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.length).toBeGreaterThan(3);
+      expect(lines.every((l: { metadata: { workspaceId: string } }) => l.metadata.workspaceId === a.workspaceId)).toBe(
+        true,
+      );
+      for (const page of [trail, exported]) {
+        for (const foreign of [b.workspaceId, b.keyId, b.webhookId]) expect(page.html).not.toContain(foreign);
+      }
+      // Another workspace's key, or a workspace parameter, is nobody this trail knows.
+      for (const query of [`actor=${b.keyId}`, `actor=${b.members.root}`]) {
+        for (const path of ['/dashboard/audit', '/dashboard/audit/export']) {
+          const refused = await dashboard(t, 'GET', `${path}?${query}`, { cookie: a.root });
+          expect({ path, query, status: refused.status }).toEqual({ path, query, status: 400 });
+          expect(refused.html).toContain('Choose someone from the list');
+          expect(refused.html).not.toContain(b.keyId);
+        }
+      }
+      const scoped = await dashboard(t, 'GET', `/dashboard/audit?workspace=${b.workspaceId}`, { cookie: a.root });
+      expect(scoped.status).toBe(200);
+      expect(scoped.html).not.toContain(b.webhookId);
+    });
+
+    it('refuses a bad filter next to its field, never a 5xx', async () => {
+      const ws = await workspaceWithMembers(t, 'Audit filters', ['root']);
+      const cookie = await signIn(t, ws.workspaceId, ws.members.root);
+      const cases: [string, string][] = [
+        ['type=nope.nothing', 'audit-type-error'],
+        ['from=yesterday', 'audit-from-error'],
+        ['to=2026-02-30T10:00', 'audit-to-error'],
+        ['from=2026-02-02T10:00&to=2026-02-01T10:00', 'audit-to-error'],
+      ];
+      for (const [query, id] of cases) {
+        const page = await dashboard(t, 'GET', `/dashboard/audit?${query}`, { cookie });
+        expect({ query, status: page.status, marked: page.html.includes(`id="${id}"`) }).toEqual({
+          query,
+          status: 400,
+          marked: true,
+        });
+      }
+    });
+  });
+
   describe('workspaces', () => {
     it('a session of one workspace reads and changes nothing of another, on every dashboard route, both ways', async () => {
       const a = await workspaceWithKey(t, 'Alpha');
@@ -642,6 +726,8 @@ describe('Dashboard security', () => {
       ['refused link', await dashboard(t, 'GET', '/dashboard/sign-in')],
       ['keys', keys],
       ['team', await dashboard(t, 'GET', '/dashboard/team', { cookie: ws.root })],
+      ['audit trail', await dashboard(t, 'GET', '/dashboard/audit', { cookie: ws.root })],
+      ['audit export', await dashboard(t, 'GET', '/dashboard/audit/export', { cookie: ws.root })],
       ['webhooks', await dashboard(t, 'GET', '/dashboard/webhooks', { cookie: ws.root })],
       ['a webhook', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}`, { cookie: ws.root })],
       ['webhook edit', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/edit`, { cookie: ws.root })],

@@ -9,12 +9,14 @@ import {
   GetApiKeyHandler,
   GetStatusLabelsHandler,
   ListApiKeysHandler,
+  ApiKeyDailyRequestsHandler,
 } from '@app/application';
 import { openDashboardAccessStore } from '../adapters';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { DashboardAccessController } from './dashboard-access.controller';
 import { DashboardApiKeysController } from './dashboard-api-keys.controller';
+import { DashboardAuditController } from './dashboard-audit.controller';
 import { DashboardPages } from './dashboard-pages';
 import { DashboardProjectsController } from './dashboard-projects.controller';
 import { DashboardStatusLabelsController } from './dashboard-status-labels.controller';
@@ -30,6 +32,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     DashboardWebhooksController,
     DashboardProjectsController,
     DashboardStatusLabelsController,
+    DashboardAuditController,
     DashboardAccessController,
   ],
   providers: [
@@ -48,6 +51,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     GetApiKeyHandler,
     ChangeStatusLabelsHandler,
     GetStatusLabelsHandler,
+    ApiKeyDailyRequestsHandler,
   ],
   exports: [DashboardAccess],
 })

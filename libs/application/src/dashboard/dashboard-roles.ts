@@ -25,6 +25,11 @@ export const DASHBOARD_PERMISSIONS = {
   view_status_labels: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
   /** Change the status display names (the API keeps answering the predefined values). */
   manage_status_labels: ['root', 'project_manager'],
+  /**
+   * Read the workspace's audit trail and export it: every recorded change, with who made it. The
+   * roles that run the workspace; pilots and clients see their work, not everyone's changes.
+   */
+  view_audit: ['root', 'project_manager', 'ops_lead'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 
 export type DashboardPermission = keyof typeof DASHBOARD_PERMISSIONS;
