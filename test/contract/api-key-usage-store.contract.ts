@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyUsageStore } from '@app/application/ports';
+import { ApiKeyUsageStore, DAY_MS } from '@app/application/ports';
 import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /** The behaviour every ApiKeyUsageStore adapter must show (API keys' last use). */
@@ -26,6 +26,36 @@ export function apiKeyUsageStoreContract(name: string, open: OpenAdapter<ApiKeyU
         ]),
       );
       expect(await store.lastUsed([])).toEqual(new Map());
+    });
+
+    it("adds each flush's requests to the UTC day of its time, per key, and answers the days asked for", async () => {
+      const [a, b, quiet] = [key(), key(), key()];
+      const day = Date.UTC(2026, 10, 2);
+      await store.record(new Map([[a, day - 1]]), new Map([[a, 4]]));
+      await store.record(
+        new Map([
+          [a, day + 1000],
+          [b, day + 2000],
+          [quiet, day + 3000],
+        ]),
+        new Map([
+          [a, 2],
+          [b, 7],
+        ]),
+      );
+      await store.record(new Map([[a, day + DAY_MS - 1]]), new Map([[a, 3]]));
+      // A flush without counts (an older caller) records the last use only.
+      await store.record(new Map([[b, day + 4000]]));
+
+      expect(await store.dailyRequests([a, b, quiet], day - DAY_MS)).toEqual(
+        [
+          { keyId: a, day: day - DAY_MS, requests: 4 },
+          { keyId: a, day, requests: 5 },
+          { keyId: b, day, requests: 7 },
+        ].sort((x, y) => (x.keyId < y.keyId ? -1 : x.keyId > y.keyId ? 1 : x.day - y.day)),
+      );
+      expect(await store.dailyRequests([a], day)).toEqual([{ keyId: a, day, requests: 5 }]);
+      expect(await store.dailyRequests([], 0)).toEqual([]);
     });
   });
 }

@@ -487,6 +487,34 @@ export function webhookQueueContract(
         expect(rest[0]).toMatchObject({ responseBody: null, error: 'Connection refused', succeeded: false });
       });
 
+      it('counts a subscription’s attempts per period since a time, succeeded and failed, oldest first', async () => {
+        const HOUR = 3_600_000;
+        const base = Math.floor(T0 / HOUR) * HOUR;
+        const at = (hour: number, minute: number) => base + hour * HOUR + minute * 60_000;
+        const log = [
+          [at(0, 5), true],
+          [at(1, 0), true],
+          [at(1, 30), false],
+          [at(1, 59), false],
+          [at(3, 10), true],
+        ] as const;
+        for (const [i, [attemptedAt, succeeded]] of log.entries()) {
+          await queue.recordAttempt(
+            attemptOf({ id: `msg_c${i}`, webhookId: 'whk_chart' }, 1, { attemptedAt, succeeded }),
+          );
+        }
+        await queue.recordAttempt(attemptOf({ id: 'msg_c9', webhookId: 'whk_other' }, 1, { attemptedAt: at(1, 1) }));
+
+        expect(await queue.countAttempts('whk_chart', { since: at(1, 0), bucketMs: HOUR })).toEqual([
+          { bucket: at(1, 0), succeeded: 1, failed: 2 },
+          { bucket: at(3, 0), succeeded: 1, failed: 0 },
+        ]);
+        const days = await queue.countAttempts('whk_chart', { since: 0, bucketMs: 24 * HOUR });
+        expect(days.reduce((n, d) => n + d.succeeded + d.failed, 0)).toBe(5);
+        expect(days.every((d) => d.bucket % (24 * HOUR) === 0)).toBe(true);
+        expect(await queue.countAttempts('whk_none', { since: 0, bucketMs: HOUR })).toEqual([]);
+      });
+
       it('re-queues failed deliveries created in the window, due now, in a new round', async () => {
         const old = delivery({ createdAt: T0 - 10_000 });
         const inWindow = delivery({ createdAt: T0 + 10 });

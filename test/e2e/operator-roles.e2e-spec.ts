@@ -42,6 +42,7 @@ describe('Operator credentials and their roles (docs/operations.md, Operator cre
       operatorId: auditor.id,
       projection: 'jobs',
       position: '1',
+      requestId: 'req_missing',
     };
     const outcomes: string[] = [];
     for (const route of operatorRoutes) {

@@ -107,3 +107,32 @@ export async function signIn(service: Reachable, workspaceId: string, memberId: 
   if (posted.status !== 303 || !cookie) throw new Error(`sign-in: ${posted.status} ${posted.html}`);
   return cookie;
 }
+
+/** An API key created by the member of the session in the dashboard; answers its secret. */
+export async function createKeyInDashboard(
+  service: Reachable,
+  cookie: string,
+  name: string,
+  scope: 'read_only' | 'full_access' = 'full_access',
+): Promise<string> {
+  const page = await dashboard(service, 'GET', '/dashboard/api-keys', { cookie });
+  const created = await dashboard(service, 'POST', '/dashboard/api-keys', {
+    cookie,
+    form: { _csrf: csrfOf(page.html), name, scope },
+  });
+  const secret = /value="(v1_[A-Za-z0-9_-]+)"/.exec(created.html)?.[1];
+  if (created.status !== 201 || !secret) throw new Error(`key: ${created.status}`);
+  return secret;
+}
+
+/** The status display names form posted by the member of the session: labels by status. */
+export async function setStatusLabels(
+  service: Reachable,
+  cookie: string,
+  labels: Record<string, string>,
+): Promise<PageResult> {
+  const page = await dashboard(service, 'GET', '/dashboard/settings/statuses', { cookie });
+  const form: Record<string, string> = { _csrf: csrfOf(page.html) };
+  for (const [status, label] of Object.entries(labels)) form[`label_${status}`] = label;
+  return dashboard(service, 'POST', '/dashboard/settings/statuses', { cookie, form });
+}

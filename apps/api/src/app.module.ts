@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
+import { AuditModule } from './audit/audit.module';
 import type { AppConfig } from './config';
 import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core/core.module';
@@ -40,6 +41,7 @@ export class AppModule {
         ProjectsModule,
         HistoryModule,
         OperationsModule,
+        AuditModule,
         ObservabilityModule,
         JobsModule,
         JobTypesModule,

@@ -30,6 +30,10 @@ export * from './workspaces/list-workspaces/list-workspaces.query';
 export * from './workspaces/list-workspaces/list-workspaces.handler';
 export * from './workspaces/get-workspace/get-workspace.query';
 export * from './workspaces/get-workspace/get-workspace.handler';
+export * from './workspaces/change-status-labels/change-status-labels.command';
+export * from './workspaces/change-status-labels/change-status-labels.handler';
+export * from './workspaces/get-status-labels/get-status-labels.query';
+export * from './workspaces/get-status-labels/get-status-labels.handler';
 export * from './privacy/personal-data-vault';
 export * from './operators/operator-credentials';
 export * from './projects/project.projector';
@@ -53,6 +57,8 @@ export * from './history/get-stream-history/get-stream-history.query';
 export * from './history/get-stream-history/get-stream-history.handler';
 export * from './history/list-workspace-events/list-workspace-events.query';
 export * from './history/list-workspace-events/list-workspace-events.handler';
+export * from './history/list-audit-events/list-audit-events.query';
+export * from './history/list-audit-events/list-audit-events.handler';
 
 import { AddMemberHandler } from './workspaces/add-member/add-member.handler';
 import { CreateApiKeyHandler } from './workspaces/create-api-key/create-api-key.handler';
@@ -140,6 +146,8 @@ export * from './workspaces/api-key-usage-recorder';
 export * from './workspaces/api-key-actors.projector';
 export * from './workspaces/list-api-keys/list-api-keys.query';
 export * from './workspaces/list-api-keys/list-api-keys.handler';
+export * from './workspaces/api-key-daily-requests/api-key-daily-requests.query';
+export * from './workspaces/api-key-daily-requests/api-key-daily-requests.handler';
 export * from './workspaces/get-api-key/get-api-key.query';
 export * from './workspaces/get-api-key/get-api-key.handler';
 export * from './dashboard/dashboard-access';
@@ -161,6 +169,10 @@ import { ListTeamHandler } from './team/list-team/list-team.handler';
 import { GetTeamMemberHandler } from './team/get-team-member/get-team-member.handler';
 import { GetStreamHistoryHandler } from './history/get-stream-history/get-stream-history.handler';
 import { ListWorkspaceEventsHandler } from './history/list-workspace-events/list-workspace-events.handler';
+import {
+  ListAuditEventsHandler,
+  ListRequestEventsHandler,
+} from './history/list-audit-events/list-audit-events.handler';
 
 export const JOB_HANDLERS = [
   CreateJobHandler,
@@ -175,7 +187,12 @@ export const JOB_HANDLERS = [
 ];
 export const JOB_TYPE_HANDLERS = [CreateJobTypeHandler, DeleteJobTypeHandler, ListJobTypesHandler];
 export const TEAM_HANDLERS = [ListTeamHandler, GetTeamMemberHandler];
-export const HISTORY_HANDLERS = [GetStreamHistoryHandler, ListWorkspaceEventsHandler];
+export const HISTORY_HANDLERS = [
+  GetStreamHistoryHandler,
+  ListWorkspaceEventsHandler,
+  ListAuditEventsHandler,
+  ListRequestEventsHandler,
+];
 export * from './webhooks';
 export * from './projections/checkpoint-poller';
 export * from './projects/slots/slot-ledger.projector';

@@ -6,6 +6,7 @@ export * from './shared/status';
 export * from './shared/common.values';
 export * from './workspaces/workspace.events';
 export * from './workspaces/workspace.values';
+export * from './workspaces/status-labels';
 export * from './workspaces/workspace.aggregate';
 export * from './projects/project.events';
 export * from './projects/project.values';

@@ -123,6 +123,15 @@ describeWithChromium('The dashboard in a browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
+  /** Whether Chart.js drew a chart on the canvas of this id (the script ran under the CSP). */
+  function chartDrawn(id: string): Promise<boolean> {
+    return page.evaluate(
+      (canvasId) =>
+        Boolean((globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart(canvasId)),
+      id,
+    );
+  }
+
   async function signInThroughLink(workspaceId: string, memberId: string) {
     const link = await mintLink(service, workspaceId, memberId);
     await page.goto(link.url);
@@ -205,6 +214,14 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(row.locator('td[data-label="Created by"]').innerText()).resolves.toBe('Rita Root');
     await expect(row.locator('td[data-label="Scope"]').innerText()).resolves.toBe('Full access');
     await expect(row.locator('td[data-label="Last used"]').innerText()).resolves.toMatch(/UTC$/);
+    // The chart of requests per key: drawn by Chart.js from the page's data, its figures beside it.
+    await expect(chartDrawn('requests-chart')).resolves.toBe(true);
+    await expect(page.locator('#requests-chart').getAttribute('aria-label')).resolves.toContain(
+      '1 request in this period',
+    );
+    await expect(page.locator('.chart__figures tbody tr').last().locator('td').allTextContents()).resolves.toEqual([
+      '1',
+    ]);
     await checkScreen('api-keys');
     await screenshot('api-keys');
 
@@ -269,6 +286,127 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Sign in required');
     await checkScreen('sign in required');
   }, 60_000);
+
+  it('names a status, sees it in the projects while the API keeps the value, and browses a project and a job with their timelines', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'pilot']);
+    const minted = await fetch(`${service.baseUrl}/v1/admin/workspaces/${ws.workspaceId}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Planner', scope: 'full_access' }),
+    });
+    const key = ((await minted.json()) as { key: string }).key;
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${service.baseUrl}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const start = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const projectIds: Record<string, string> = {};
+    for (const [name, status] of [
+      ['North tower', 'in_progress'],
+      ['River bridge', 'planned'],
+      ['South tower', 'on_hold'],
+    ]) {
+      const res = await api('POST', '/projects', { name, description: `${name} survey`, status, start_date: start });
+      expect(res.status).toBe(201);
+      projectIds[name] = res.body.id as string;
+    }
+    const north = projectIds['North tower'];
+    await api('PATCH', `/projects/${north}`, { description: 'Antenna survey, north face' });
+    const job = await api('POST', `/projects/${north}/jobs`, {
+      name: 'Antenna scan',
+      type: 'cell_tower',
+      job_pattern: 'one_time',
+      start_date: start,
+    });
+    expect(job.status).toBe(201);
+    await api('POST', `/projects/${north}/jobs/${job.body.id}/assign`, { pilots: [ws.members.pilot] });
+    await api('PATCH', `/projects/${north}/jobs/${job.body.id}`, { status: 'in_progress' });
+
+    await signInThroughLink(ws.workspaceId, ws.members.root);
+    await page.getByRole('link', { name: 'Status names' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Status display names');
+    await checkScreen('status labels');
+    // The keyboard alone: the field, a name, Enter.
+    await page.getByLabel(/^In progress/).focus();
+    await page.keyboard.type('Flying');
+    await page.getByLabel(/^On hold/).focus();
+    await page.keyboard.type('Grounded');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${service.baseUrl}/dashboard/settings/statuses?notice=saved`);
+    await expect(page.getByRole('status').innerText()).resolves.toBe('The display names were saved.');
+    await expect(page.getByLabel(/^In progress/).inputValue()).resolves.toBe('Flying');
+    await checkScreen('status labels saved');
+    await screenshot('status-labels');
+
+    await page.getByRole('link', { name: 'Projects' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Projects');
+    const statusOf = (name: string) =>
+      page.locator('tr', { hasText: name }).locator('td[data-label="Status"]').innerText();
+    await expect(statusOf('North tower')).resolves.toBe('Flying');
+    await expect(statusOf('South tower')).resolves.toBe('Grounded');
+    await expect(statusOf('River bridge')).resolves.toBe('Planned');
+    await checkScreen('projects');
+    await screenshot('projects');
+    // The API answers the predefined values all the same.
+    const list = await api('GET', '/projects');
+    expect(
+      Object.fromEntries(list.body.projects.map((p: { name: string; status: string }) => [p.name, p.status])),
+    ).toEqual({
+      'North tower': 'in_progress',
+      'River bridge': 'planned',
+      'South tower': 'on_hold',
+    });
+
+    // Filter by a status under its name, then search by name.
+    await page.getByLabel('Status').selectOption({ label: 'Grounded' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/status=on_hold/);
+    await expect(page.locator('td[data-label="Name"]').allInnerTexts()).resolves.toEqual(['South tower']);
+    await page.getByLabel('Status').selectOption({ label: 'Any status' });
+    await page.getByLabel('Name contains').fill('TOWER');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/q=TOWER/);
+    await expect(page.locator('td[data-label="Name"]').allInnerTexts()).resolves.toEqual([
+      'North tower',
+      'South tower',
+    ]);
+    await checkScreen('projects found');
+
+    // A project: its fields, jobs and timeline.
+    await page.getByRole('link', { name: 'North tower' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('North tower');
+    await expect(page.locator('.facts dd').first().innerText()).resolves.toBe('Flying');
+    await expect(
+      page.locator('tr', { hasText: 'Antenna scan' }).locator('td[data-label="Status"]').innerText(),
+    ).resolves.toBe('Flying');
+    const timeline = page.locator('.timeline__entry');
+    await expect(timeline.count()).resolves.toBe(2);
+    await expect(timeline.nth(0).innerText()).resolves.toMatch(
+      /^Created by API key “Planner”, \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
+    await expect(timeline.nth(1).innerText()).resolves.toContain('Antenna survey, north face');
+    await checkScreen('project');
+    await screenshot('project');
+
+    // A job: its pilots, occurrences and timeline, members by name.
+    await page.getByRole('link', { name: 'Antenna scan' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Antenna scan');
+    await expect(page.getByRole('heading', { name: 'Assigned pilots' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.locator('section', { hasText: 'Assigned pilots' }).locator('li').allInnerTexts(),
+    ).resolves.toEqual(['Pat Pilot']);
+    const jobTimeline = await page.locator('.timeline').innerText();
+    expect(jobTimeline).toContain('Pilots assigned by API key “Planner”');
+    expect(jobTimeline).toMatch(/pilot_ids\s+Pat Pilot/);
+    expect(jobTimeline).toMatch(/status\s+Flying/);
+    await checkScreen('job');
+    await page.getByRole('link', { name: 'North tower' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('North tower');
+  }, 120_000);
 
   it('manages a webhook: the secret once, a test event, a failed delivery resent, pause, resume, rotate, delete', async () => {
     const receiver = await HttpsReceiver.start();
@@ -382,6 +520,12 @@ describeWithChromium('The dashboard in a browser', () => {
       }
       await expect(succeededRow.locator('td[data-label="Status code"]').innerText()).resolves.toBe('200');
       await expect(succeededRow.locator('td[data-label="Delivery"]').innerText()).resolves.toContain('attempt 3');
+      // The deliveries chart: today's bar holds every attempt of the log, succeeded over failed.
+      await expect(chartDrawn('deliveries-chart')).resolves.toBe(true);
+      const today = page.locator('.chart__figures tbody tr').last();
+      const [succeededToday, failedToday] = (await today.locator('td').allTextContents()).map(Number);
+      expect(succeededToday).toBeGreaterThanOrEqual(1);
+      expect(failedToday).toBeGreaterThanOrEqual(2);
       await checkScreen('webhook deliveries');
       await screenshot('webhook-deliveries');
 
@@ -460,6 +604,70 @@ describeWithChromium('The dashboard in a browser', () => {
       rmSync(hooksDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('filters the audit trail by type and by who, follows an entry to its resource, and exports the view', async () => {
+    const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'ops_lead']);
+    const admin = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1/admin${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string; key: string });
+    const bot = await admin(`/workspaces/${ws.workspaceId}/api-keys`, { name: 'Ops bot', scope: 'full_access' });
+    const api = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bot.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => (await r.json()) as { id: string });
+    await api('/projects', { name: 'Dam inspection', description: 'd', status: 'draft', start_date: '2026-01-01' });
+    const hook = await api('/webhooks', {
+      name: 'Ops hook',
+      url: 'https://93.184.216.34/hooks',
+      event_types: ['project.created'],
+    });
+
+    await signInThroughLink(ws.workspaceId, ws.members.ops_lead);
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Audit trail');
+    const types = page.locator('td[data-label="Event"]');
+    // Newest first: the webhook, then the project (and its slot), then the operator's changes.
+    await expect(types.first().innerText()).resolves.toBe('webhook.created');
+    await expect(types.allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining(['project.created', 'workspace.created']),
+    );
+    await checkScreen('audit trail');
+    await screenshot('audit');
+
+    await page.getByLabel('Event type').selectOption('webhook.created');
+    await page.getByLabel('Who').selectOption({ label: 'API key “Ops bot”' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/\/dashboard\/audit\?type=webhook\.created&actor=key_/);
+    await expect(types.allInnerTexts()).resolves.toEqual(['webhook.created']);
+    await expect(page.locator('td[data-label="Who"]').innerText()).resolves.toBe('API key “Ops bot”');
+    await checkScreen('audit trail (filtered)');
+
+    // Nobody else did it: the operator's filter finds no webhook.
+    await page.getByLabel('Who').selectOption({ label: 'Operator' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.getByText('No events match.').count()).resolves.toBe(1);
+    await page.goBack();
+
+    // The export downloads the filtered view.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export as NDJSON' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metadata: { actor: { id: string } } });
+    expect(lines.map((l) => [l.type, l.metadata.actor.id])).toEqual([['webhook.created', bot.id]]);
+
+    await page.getByRole('link', { name: `Webhook ${hook.id}` }).click();
+    await page.waitForURL(`${service.baseUrl}/dashboard/webhooks/${hook.id}`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Ops hook');
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('refuses an expired link', async () => {
     const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));

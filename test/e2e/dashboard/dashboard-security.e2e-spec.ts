@@ -37,7 +37,24 @@ async function workspaceWithKey(t: TestApp, name: string) {
   const list = await dashboard(t, 'GET', '/dashboard/api-keys', { cookie: root });
   const keyId = /\/dashboard\/api-keys\/(key_[A-Za-z0-9]+)\/deactivate/.exec(list.html)![1];
   const webhookId = await createWebhook(t, root, `${name} hook`);
-  return { ...ws, root, secret, keyId, webhookId };
+  const { projectId, jobId } = await createProjectWithJob(t, secret, name);
+  return { ...ws, root, secret, keyId, webhookId, projectId, jobId };
+}
+
+/** A project with one job, created through the API with the key; answers their ids. */
+async function createProjectWithJob(t: TestApp, secret: string, name: string) {
+  const start = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const project = await t.request('POST', '/v1/projects', {
+    token: secret,
+    body: { name: `${name} project`, description: 'Survey', status: 'planned', start_date: start },
+  });
+  expect(project.status).toBe(201);
+  const job = await t.request('POST', `/v1/projects/${project.body.id}/jobs`, {
+    token: secret,
+    body: { name: `${name} job`, type: 'wind_turbine', job_pattern: 'one_time', start_date: start },
+  });
+  expect(job.status).toBe(201);
+  return { projectId: project.body.id as string, jobId: job.body.id as string };
 }
 
 /** A public address literal: accepted without a DNS lookup, and never reached by these tests. */
@@ -268,6 +285,7 @@ describe('Dashboard security', () => {
         [`/dashboard/webhooks/${a.webhookId}/test`, {}],
         [`/dashboard/webhooks/${a.webhookId}/recover`, { since: '2026-01-01T00:00' }],
         [`/dashboard/webhooks/${a.webhookId}/deliveries/msg_x/resend`, {}],
+        ['/dashboard/settings/statuses', { label_planned: 'Forged' }],
         ['/dashboard/sign-out', {}],
       ];
       for (const [path, form] of posts) {
@@ -288,6 +306,8 @@ describe('Dashboard security', () => {
       const after = await dashboard(t, 'GET', '/dashboard/api-keys', { cookie: a.root });
       expect(after.status).toBe(200);
       expect(after.html).not.toContain('Forged');
+      const labels = await dashboard(t, 'GET', '/dashboard/settings/statuses', { cookie: a.root });
+      expect(labels.html).not.toContain('Forged');
       expect((await t.request('GET', '/v1/projects', { token: a.secret })).status).toBe(200);
       // The webhook is as it was: not renamed, not paused, not deleted, its secret not rotated.
       const hook = await t.request('GET', `/v1/webhooks/${a.webhookId}`, { token: a.secret });
@@ -319,6 +339,19 @@ describe('Dashboard security', () => {
           create: manages ? 201 : 403,
           confirm: manages ? 200 : 403,
         });
+        const projects = await dashboard(t, 'GET', '/dashboard/projects', { cookie });
+        const names = await dashboard(t, 'GET', '/dashboard/settings/statuses', { cookie });
+        const rename = await dashboard(t, 'POST', '/dashboard/settings/statuses', {
+          cookie,
+          form: { _csrf: csrf, label_planned: `named by ${role}` },
+        });
+        expect({ role, projects: projects.status, names: names.status, rename: rename.status }).toEqual({
+          role,
+          projects: 200,
+          names: 200,
+          rename: manages ? 303 : 403,
+        });
+        expect(projects.html).toContain('Roles project');
         if (!manages) {
           const deactivate = await dashboard(t, 'POST', `/dashboard/api-keys/${ws.keyId}/deactivate`, {
             cookie,
@@ -529,6 +562,90 @@ describe('Dashboard security', () => {
     });
   });
 
+  describe('audit trail', () => {
+    it('is read by root, project managers and ops leads only, and offered in the navigation to them alone', async () => {
+      const ws = await workspaceWithMembers(t, 'Audit roles', [
+        'root',
+        'project_manager',
+        'ops_lead',
+        'pilot',
+        'client',
+      ]);
+      for (const role of ['root', 'project_manager', 'ops_lead', 'pilot', 'client']) {
+        const cookie = await signIn(t, ws.workspaceId, ws.members[role]);
+        const trail = await dashboard(t, 'GET', '/dashboard/audit', { cookie });
+        const exported = await dashboard(t, 'GET', '/dashboard/audit/export', { cookie });
+        const team = await dashboard(t, 'GET', '/dashboard/team', { cookie });
+        const allowed = ['root', 'project_manager', 'ops_lead'].includes(role);
+        expect({
+          role,
+          trail: trail.status,
+          exported: exported.status,
+          nav: team.html.includes('href="/dashboard/audit"'),
+        }).toEqual({
+          role,
+          trail: allowed ? 200 : 403,
+          exported: allowed ? 200 : 403,
+          nav: allowed,
+        });
+        if (!allowed) expect(trail.html).toContain('Your role does not allow you to see the audit trail');
+      }
+    });
+
+    it("of one workspace never shows nor exports another's events, whatever the filters name", async () => {
+      const a = await workspaceWithKey(t, 'Audit A');
+      const b = await workspaceWithKey(t, 'Audit B');
+      const trail = await dashboard(t, 'GET', '/dashboard/audit', { cookie: a.root });
+      expect(trail.status).toBe(200);
+      expect(trail.html).toContain('workspace.api_key_created');
+      const exported = await dashboard(t, 'GET', '/dashboard/audit/export', { cookie: a.root });
+      expect(exported.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+      expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="audit-${a.workspaceId}.ndjson"`);
+      const lines = exported.html
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.length).toBeGreaterThan(3);
+      expect(lines.every((l: { metadata: { workspaceId: string } }) => l.metadata.workspaceId === a.workspaceId)).toBe(
+        true,
+      );
+      for (const page of [trail, exported]) {
+        for (const foreign of [b.workspaceId, b.keyId, b.webhookId]) expect(page.html).not.toContain(foreign);
+      }
+      // Another workspace's key, or a workspace parameter, is nobody this trail knows.
+      for (const query of [`actor=${b.keyId}`, `actor=${b.members.root}`]) {
+        for (const path of ['/dashboard/audit', '/dashboard/audit/export']) {
+          const refused = await dashboard(t, 'GET', `${path}?${query}`, { cookie: a.root });
+          expect({ path, query, status: refused.status }).toEqual({ path, query, status: 400 });
+          expect(refused.html).toContain('Choose someone from the list');
+          expect(refused.html).not.toContain(b.keyId);
+        }
+      }
+      const scoped = await dashboard(t, 'GET', `/dashboard/audit?workspace=${b.workspaceId}`, { cookie: a.root });
+      expect(scoped.status).toBe(200);
+      expect(scoped.html).not.toContain(b.webhookId);
+    });
+
+    it('refuses a bad filter next to its field, never a 5xx', async () => {
+      const ws = await workspaceWithMembers(t, 'Audit filters', ['root']);
+      const cookie = await signIn(t, ws.workspaceId, ws.members.root);
+      const cases: [string, string][] = [
+        ['type=nope.nothing', 'audit-type-error'],
+        ['from=yesterday', 'audit-from-error'],
+        ['to=2026-02-30T10:00', 'audit-to-error'],
+        ['from=2026-02-02T10:00&to=2026-02-01T10:00', 'audit-to-error'],
+      ];
+      for (const [query, id] of cases) {
+        const page = await dashboard(t, 'GET', `/dashboard/audit?${query}`, { cookie });
+        expect({ query, status: page.status, marked: page.html.includes(`id="${id}"`) }).toEqual({
+          query,
+          status: 400,
+          marked: true,
+        });
+      }
+    });
+  });
+
   describe('workspaces', () => {
     it('a session of one workspace reads and changes nothing of another, on every dashboard route, both ways', async () => {
       const a = await workspaceWithKey(t, 'Alpha');
@@ -548,6 +665,10 @@ describe('Dashboard security', () => {
           other.webhookId,
           `${other === a ? 'Alpha' : 'Bravo'} deploy bot`,
           `${other === a ? 'Alpha' : 'Bravo'} hook`,
+          `${other === a ? 'Alpha' : 'Bravo'} project`,
+          `${other === a ? 'Alpha' : 'Bravo'} job`,
+          other.projectId,
+          other.jobId,
           ...(await emailsOf(other)),
         ];
         const pages: PageResult[] = [];
@@ -557,6 +678,8 @@ describe('Dashboard security', () => {
             .replace(':keyId', other.keyId)
             .replace(':webhookId', other.webhookId)
             .replace(':deliveryId', 'msg_x')
+            .replace(':projectId', other.projectId)
+            .replace(':jobId', other.jobId)
             .replace(':name', 'dashboard.css');
           const form =
             route.method === 'POST' && route.path !== '/dashboard/sign-out'
@@ -572,7 +695,7 @@ describe('Dashboard security', () => {
           if (route.path === '/dashboard/sign-out' || route.path === '/dashboard/sign-in') continue;
           const res = await dashboard(t, route.method as 'GET' | 'POST', path, { cookie: self.root, form });
           pages.push(res);
-          if (route.params.includes('keyId') || route.params.includes('webhookId')) {
+          if (['keyId', 'webhookId', 'projectId', 'jobId'].some((p) => route.params.includes(p))) {
             expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({
               route: `${route.method} ${route.path}`,
               status: 404,
@@ -603,6 +726,8 @@ describe('Dashboard security', () => {
       ['refused link', await dashboard(t, 'GET', '/dashboard/sign-in')],
       ['keys', keys],
       ['team', await dashboard(t, 'GET', '/dashboard/team', { cookie: ws.root })],
+      ['audit trail', await dashboard(t, 'GET', '/dashboard/audit', { cookie: ws.root })],
+      ['audit export', await dashboard(t, 'GET', '/dashboard/audit/export', { cookie: ws.root })],
       ['webhooks', await dashboard(t, 'GET', '/dashboard/webhooks', { cookie: ws.root })],
       ['a webhook', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}`, { cookie: ws.root })],
       ['webhook edit', await dashboard(t, 'GET', `/dashboard/webhooks/${ws.webhookId}/edit`, { cookie: ws.root })],
@@ -612,6 +737,10 @@ describe('Dashboard security', () => {
       ],
       ['confirmation', await dashboard(t, 'GET', `/dashboard/api-keys/${ws.keyId}/deactivate`, { cookie: ws.root })],
       ['not found', await dashboard(t, 'GET', '/dashboard/api-keys/key_nope/deactivate', { cookie: ws.root })],
+      ['projects', await dashboard(t, 'GET', '/dashboard/projects', { cookie: ws.root })],
+      ['a project', await dashboard(t, 'GET', `/dashboard/projects/${ws.projectId}`, { cookie: ws.root })],
+      ['a job', await dashboard(t, 'GET', `/dashboard/projects/${ws.projectId}/jobs/${ws.jobId}`, { cookie: ws.root })],
+      ['status names', await dashboard(t, 'GET', '/dashboard/settings/statuses', { cookie: ws.root })],
       ['signed out', await dashboard(t, 'GET', '/dashboard/team')],
       ['no such page', await dashboard(t, 'GET', '/dashboard/nothing/here', { cookie: ws.root })],
       ['stylesheet', await dashboard(t, 'GET', css)],

@@ -3,6 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  ApiKeyDailyRequests,
+  ApiKeyDailyRequestsQuery,
   ApiKeyList,
   ApiKeyListItem,
   CreateApiKeyCommand,
@@ -13,6 +15,7 @@ import {
 } from '@app/application';
 import { API_KEY_SCOPES, ApiKeyScope, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from '@app/domain';
 import { Public } from '../http/auth';
+import { chartView, dayLabel } from './dashboard-charts';
 import { DashboardExceptionFilter } from './dashboard-exception.filter';
 import { seeOther } from './dashboard-http';
 import { cursorOf, DashboardPages, field } from './dashboard-pages';
@@ -109,8 +112,16 @@ export class DashboardApiKeysController {
         [k.created_by, k.deactivated_by].flatMap((actor) => (actor?.type === 'member' ? [actor.id] : [])),
       ),
     );
+    const usage: ApiKeyDailyRequests = await this.queries.execute(
+      new ApiKeyDailyRequestsQuery(
+        list.api_keys.map((k) => k.id),
+        CHART_DAYS,
+      ),
+    );
     await this.pages.page(reply, status, 'api-keys', {
       ...layoutData('API keys', view, 'api-keys'),
+      charts: list.api_keys.length > 0,
+      chart: list.api_keys.length > 0 ? requestsChart(list.api_keys, usage) : null,
       mayManage: mayDo(view.member.role, 'manage_api_keys'),
       notice: options.notice ?? null,
       error: options.error ?? null,
@@ -130,6 +141,28 @@ export class DashboardApiKeysController {
       next: list.cursor ? `/dashboard/api-keys?cursor=${encodeURIComponent(list.cursor)}` : null,
     });
   }
+}
+
+/** Days the requests chart covers, today included. */
+const CHART_DAYS = 14;
+
+/** Requests per key and day, one series per key of the page (a key without requests is in the table only). */
+function requestsChart(keys: ApiKeyListItem[], usage: ApiKeyDailyRequests) {
+  const series = keys.map((k) => ({ label: k.name, values: usage.requests.get(k.id) ?? usage.days.map(() => 0) }));
+  const total = series.reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
+  return chartView({
+    id: 'requests-chart',
+    title: `Requests per key over the last ${CHART_DAYS} days`,
+    summary:
+      total === 0
+        ? 'No requests in this period.'
+        : `${total} request${total === 1 ? '' : 's'} in this period; per day, in UTC, counted to the minute.`,
+    kind: 'bar',
+    stacked: true,
+    unit: 'requests',
+    labels: usage.days.map(dayLabel),
+    series,
+  });
 }
 
 /** What is wrong with a new key's name and scope as posted, in the API's words, or null. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { digestOf, IMMUTABLE, StaticFile, staticFile } from '../openapi/static-file';
 
 /**
@@ -10,16 +10,30 @@ import { digestOf, IMMUTABLE, StaticFile, staticFile } from '../openapi/static-f
 export const DASHBOARD_VIEWS_DIR = join(__dirname, 'views');
 export const DASHBOARD_ASSETS_DIR = join(__dirname, 'assets');
 
-/** The assets, by the name they are served under (`/dashboard/assets/<name>`). */
-const ASSETS: Record<string, string> = {
-  'dashboard.css': 'text/css; charset=utf-8',
-  'dashboard.js': 'text/javascript; charset=utf-8',
+/**
+ * Chart.js's browser build (UMD: it defines `window.Chart`), as its package publishes it for a
+ * script tag: beside the CommonJS entry point the package resolves to.
+ */
+const CHART_JS = join(dirname(require.resolve('chart.js')), 'chart.umd.min.js');
+
+/** The assets, by the name they are served under (`/dashboard/assets/<name>`), and where each is read from. */
+const ASSETS: Record<string, { type: string; file: string; url: keyof DashboardAssets['urls'] }> = {
+  'dashboard.css': { type: 'text/css; charset=utf-8', file: join(DASHBOARD_ASSETS_DIR, 'dashboard.css'), url: 'css' },
+  'dashboard.js': {
+    type: 'text/javascript; charset=utf-8',
+    file: join(DASHBOARD_ASSETS_DIR, 'dashboard.js'),
+    url: 'js',
+  },
+  'chart.js': { type: 'text/javascript; charset=utf-8', file: CHART_JS, url: 'chart' },
 };
 
 export interface DashboardAssets {
   files: Map<string, StaticFile>;
-  /** The URL of each asset, with a digest of its content: cached for good, replaced when it changes. */
-  urls: { css: string; js: string };
+  /**
+   * The URL of each asset, with a digest of its content: cached for good, replaced when it changes.
+   * `chart` is loaded only by pages with a chart.
+   */
+  urls: { css: string; js: string; chart: string };
 }
 
 let loaded: DashboardAssets | undefined;
@@ -29,12 +43,11 @@ export function dashboardAssets(): DashboardAssets {
   if (loaded) return loaded;
   const files = new Map<string, StaticFile>();
   const url = (name: string, body: Buffer) => `/dashboard/assets/${name}?v=${digestOf(body)}`;
-  const urls = { css: '', js: '' };
-  for (const [name, type] of Object.entries(ASSETS)) {
-    const body = readFileSync(join(DASHBOARD_ASSETS_DIR, name));
-    files.set(name, staticFile(body, type, IMMUTABLE));
-    if (name.endsWith('.css')) urls.css = url(name, body);
-    else urls.js = url(name, body);
+  const urls = { css: '', js: '', chart: '' };
+  for (const [name, asset] of Object.entries(ASSETS)) {
+    const body = readFileSync(asset.file);
+    files.set(name, staticFile(body, asset.type, IMMUTABLE));
+    urls[asset.url] = url(name, body);
   }
   loaded = { files, urls };
   return loaded;

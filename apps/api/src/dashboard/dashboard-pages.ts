@@ -79,6 +79,7 @@ export class DashboardPages {
         displayName: member ? displayNameOf(member) : signedIn.memberId,
         workspaceId: signedIn.workspaceId,
         workspaceName: signedIn.workspaceName,
+        mayViewAudit: mayDo(signedIn.role, 'view_audit'),
       },
       csrf: this.access.csrfToken(signedIn.sessionId),
     };

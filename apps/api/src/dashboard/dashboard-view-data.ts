@@ -10,6 +10,8 @@ export interface SignedInView {
     displayName: string;
     workspaceId: string;
     workspaceName: string;
+    /** Whether the role may read the audit trail (the navigation offers it only then). */
+    mayViewAudit: boolean;
   };
   csrf: string;
 }

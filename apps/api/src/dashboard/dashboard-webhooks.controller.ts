@@ -3,8 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AttemptCount,
+  CountWebhookAttemptsQuery,
   CreatedWebhook,
   CreateWebhookCommand,
+  DAY_MS,
   DeleteWebhookCommand,
   DeliveryAttemptList,
   GetWebhookPauseQuery,
@@ -22,6 +25,7 @@ import {
 } from '@app/application';
 import { DomainError, WEBHOOK_MESSAGES, WebhookEventType, WebhookView } from '@app/domain';
 import { Public } from '../http/auth';
+import { chartView, dayLabel } from './dashboard-charts';
 import { DashboardExceptionFilter } from './dashboard-exception.filter';
 import { seeOther } from './dashboard-http';
 import { cursorOf, DashboardPages, field, fieldValues } from './dashboard-pages';
@@ -429,8 +433,13 @@ export class DashboardWebhooksController {
       new ListWebhookDeliveriesQuery(view.member.workspaceId, webhook.id, options.cursor),
     );
     const mayManage = mayDo(view.member.role, 'manage_webhooks');
+    const perDay: AttemptCount[] = await this.queries.execute(
+      new CountWebhookAttemptsQuery(view.member.workspaceId, webhook.id, DAY_MS, CHART_DAYS),
+    );
     await this.pages.page(reply, status, 'webhook', {
       ...layoutData(webhook.name, view, 'webhooks'),
+      charts: true,
+      chart: deliveriesChart(perDay),
       mayManage,
       notice: options.notice ?? null,
       error: options.error ?? null,
@@ -440,6 +449,31 @@ export class DashboardWebhooksController {
       next: log.cursor ? `/dashboard/webhooks/${webhook.id}?cursor=${encodeURIComponent(log.cursor)}` : null,
     });
   }
+}
+
+/** Days a subscription's deliveries chart covers, today included. */
+const CHART_DAYS = 14;
+
+/** A subscription's attempts per day, succeeded over failed. */
+function deliveriesChart(perDay: AttemptCount[]) {
+  const total = perDay.reduce((n, d) => n + d.succeeded + d.failed, 0);
+  const failed = perDay.reduce((n, d) => n + d.failed, 0);
+  return chartView({
+    id: 'deliveries-chart',
+    title: `Deliveries over the last ${CHART_DAYS} days`,
+    summary:
+      total === 0
+        ? 'No delivery attempts in this period.'
+        : `${total} attempt${total === 1 ? '' : 's'} in this period, ${failed} failed; per day, in UTC.`,
+    kind: 'bar',
+    stacked: true,
+    unit: 'attempts',
+    labels: perDay.map((d) => dayLabel(d.bucket)),
+    series: [
+      { label: 'Succeeded', values: perDay.map((d) => d.succeeded), tone: 'good' },
+      { label: 'Failed', values: perDay.map((d) => d.failed), tone: 'bad' },
+    ],
+  });
 }
 
 /** The path of a subscription's page. */

@@ -1,29 +1,7 @@
-import { Readable } from 'node:stream';
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  StreamableFile,
-  Type,
-} from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
-  ApiAcceptedResponse,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
-import {
-  ExportEventsQuery,
   GetProjectionStatusQuery,
   ListDeadLettersQuery,
   POSITION_POSITIVE,
@@ -36,12 +14,10 @@ import {
 import { mustBeString, validationError } from '@app/domain';
 import { OperatorOnly, RequiresRole } from '../http/auth';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
-import { EXAMPLE } from '../openapi/schemas/common.schema';
 import {
   DeadLetterListSchema,
   DeadLetterRetriedSchema,
   DeadLetterSkippedSchema,
-  ExportedEventSchema,
   ProjectionStatusListSchema,
   RebuildStartedSchema,
   VerifyReportSchema,
@@ -51,13 +27,12 @@ import { RebuildDto } from './rebuild-projections/rebuild-projections.dto';
 const UNKNOWN_PROJECTION_EXAMPLE =
   'Unknown projection nope (known: workspaces, projects, audit, jobs, job_types, webhooks)';
 const PROJECTION_STRING = mustBeString('projection');
-const ONE_SOURCE = 'Give exactly one of workspace_id or stream';
 
 /**
  * Operator tools (CLI: `projections ...`, `events ...`): projection status and blue/green
- * rebuilds, verification of the read models against a replay, and NDJSON exports for auditors.
+ * rebuilds, verification of the read models against a replay (exports: audit/audit.controller.ts).
  * Each route checks the shape of what the request carries and hands the rest to its command or
- * query (libs/application/src/projections, history/export-events).
+ * query (libs/application/src/projections).
  */
 @ApiTags('Operator tools')
 @ApiOperatorAuth()
@@ -155,34 +130,6 @@ export class OperationsController {
   @ApiErrors({ 409: projectorOnlyMessage('A verification') })
   verify() {
     return this.commands.execute(new VerifyReadModelsCommand());
-  }
-
-  /** NDJSON of a workspace's or a stream's events, oldest first, secrets redacted, erased data erased. */
-  @Get('events/export')
-  @RequiresRole('auditor')
-  @ApiOperation({
-    summary: "Export a workspace's or a stream's events (NDJSON)",
-    description: 'One JSON object per line, oldest first; give exactly one of `workspace_id` and `stream`.',
-  })
-  @ApiQuery({ name: 'workspace_id', required: false, type: String, example: EXAMPLE.workspaceId })
-  @ApiQuery({
-    name: 'stream',
-    required: false,
-    type: String,
-    description: 'A stream id, e.g. `project-<id>`',
-    example: `project-${EXAMPLE.projectId}`,
-  })
-  @ApiOkResponse({
-    description: 'NDJSON: one ExportedEvent per line',
-    content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEventSchema) } } },
-  })
-  @ApiExtraModels(ExportedEventSchema)
-  @ApiErrors({ 400: ONE_SOURCE })
-  async export(@Query('workspace_id') workspaceId?: unknown, @Query('stream') stream?: unknown) {
-    if ((typeof workspaceId === 'string') === (typeof stream === 'string')) throw validationError(ONE_SOURCE);
-    const source = typeof stream === 'string' ? { stream } : { workspaceId: workspaceId as string };
-    const lines = await this.queries.execute(new ExportEventsQuery(source));
-    return new StreamableFile(Readable.from(lines), { type: 'application/x-ndjson' });
   }
 }
 

@@ -19,6 +19,17 @@ export const DASHBOARD_PERMISSIONS = {
   manage_webhooks: ['root', 'project_manager'],
   /** See the team: members, roles and statuses. */
   view_team: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+  /** See the projects and their jobs, each with its timeline (read only: the API changes them). */
+  view_projects: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+  /** See the workspace's status display names. */
+  view_status_labels: ['root', 'project_manager', 'ops_lead', 'pilot', 'client'],
+  /** Change the status display names (the API keeps answering the predefined values). */
+  manage_status_labels: ['root', 'project_manager'],
+  /**
+   * Read the workspace's audit trail and export it: every recorded change, with who made it. The
+   * roles that run the workspace; pilots and clients see their work, not everyone's changes.
+   */
+  view_audit: ['root', 'project_manager', 'ops_lead'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 
 export type DashboardPermission = keyof typeof DASHBOARD_PERMISSIONS;

@@ -11,7 +11,10 @@
 export const READ_MODEL_STORE = Symbol('ReadModelStore');
 
 export type Scalar = string | number | boolean | null;
-/** Equality on top-level fields of the document, membership in a list, or a numeric range (inclusive). */
+/**
+ * Equality on a field of the document, membership in a list, or a numeric range (inclusive). A
+ * field is named by its key, or by a dotted path into nested objects (`actor.id`).
+ */
 export type Condition = Scalar | { in: Scalar[] } | { gte?: number; lte?: number };
 export type Filter = Record<string, Condition>;
 
@@ -29,17 +32,29 @@ export interface CollectionSpec {
    * refused (`assertWithinWorkspace`) rather than left to scan every tenant's documents.
    */
   workspaceIndexes?: string[];
+  /**
+   * Fields whose values each belong to one workspace (ids: an actor, a request), looked up within
+   * a workspace and across: indexed as (field, list order), which serves both in order.
+   */
+  orderedIndexes?: string[];
+  /**
+   * The collection is also listed across workspaces in list order (the operators' audit feed):
+   * indexed on the list order alone, and its `workspaceIndexes` fields may then be filtered without
+   * a workspace (they filter that walk of the index, which stops at the page's limit).
+   */
+  listedAcrossWorkspaces?: boolean;
 }
 
 /** Every field of `spec` that has an index, looked up across workspaces or within one. */
 export const indexedFields = (spec: CollectionSpec): string[] => [
   ...(spec.indexes ?? []),
   ...(spec.workspaceIndexes ?? []),
+  ...(spec.orderedIndexes ?? []),
 ];
 
 /** Refuses a query of `spec` that filters on a field indexed within a workspace without naming one. */
 export function assertWithinWorkspace(spec: CollectionSpec, query: { workspaceId?: string; where?: Filter }): void {
-  if (query.workspaceId !== undefined || !spec.workspaceIndexes || !query.where) return;
+  if (query.workspaceId !== undefined || spec.listedAcrossWorkspaces || !spec.workspaceIndexes || !query.where) return;
   for (const field of spec.workspaceIndexes) {
     if (field in query.where) {
       throw new Error(`${spec.name}.${field} is indexed within a workspace only: query it with a workspaceId`);
@@ -87,7 +102,11 @@ export type WriteOp = (
 export interface FindQuery {
   workspaceId?: string;
   where?: Filter;
+  /** Only documents listed after / before these positions (exclusive bounds on `seq`). */
   afterSeq?: number;
+  beforeSeq?: number;
+  /** Newest first: `seq` then id, both descending. Default: ascending. */
+  descending?: boolean;
   limit: number;
 }
 
@@ -141,7 +160,7 @@ export interface ReadModelStore {
   get<T = Record<string, unknown>>(collection: string, id: string): Promise<StoredDocument<T> | null>;
   /** A new array, the caller's to reorder or trim; the documents in it are read-only (see StoredDocument). */
   find<T = Record<string, unknown>>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]>;
-  count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number>;
+  count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq' | 'beforeSeq' | 'descending'>): Promise<number>;
   /**
    * Applies the writes in order, records the checkpoints and the dead-letter changes. An adapter
    * that cannot make them atomic must make re-applying the same ops harmless (projections replay

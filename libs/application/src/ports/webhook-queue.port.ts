@@ -153,6 +153,14 @@ export class FanoutLeaseLostError extends Error {
 
 export type RequeueOutcome = 'queued' | 'already_queued' | 'not_found';
 
+/** A subscription's attempts in one period (a chart's bar): test attempts included, as in the log. */
+export interface AttemptCount {
+  /** The period's start, epoch milliseconds: a multiple of the bucket size. */
+  bucket: number;
+  succeeded: number;
+  failed: number;
+}
+
 export interface WebhookQueue {
   /** Creates tables/collections and indexes that do not exist yet. */
   init(): Promise<void>;
@@ -224,6 +232,11 @@ export interface WebhookQueue {
   loadTelemetry(webhookIds: readonly string[]): Promise<WebhookTelemetry[]>;
   /** The subscription's attempts, newest first; `beforeSeq` pages back. */
   listAttempts(webhookId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAttempt[]>;
+  /**
+   * The subscription's attempts from `since` on, counted per period of `bucketMs` (periods start at
+   * multiples of it: whole UTC days or hours), oldest first; periods without attempts are absent.
+   */
+  countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]>;
   /**
    * Puts the subscription's failed deliveries created in [since, until) back in the queue, due
    * `now`, with a new round of the retry schedule. Resolves with how many.

@@ -10,6 +10,8 @@ export * from './dispatch/delivery-worker';
 export * from './dispatch/webhook-dispatcher';
 export * from './webhook-access';
 export * from './webhook-views';
+export * from './count-webhook-attempts/count-webhook-attempts.query';
+export * from './count-webhook-attempts/count-webhook-attempts.handler';
 export * from './create-webhook/create-webhook.command';
 export * from './create-webhook/create-webhook.handler';
 export * from './update-webhook/update-webhook.command';
@@ -44,6 +46,7 @@ import { GetWebhookHandler } from './get-webhook/get-webhook.handler';
 import { GetWebhookPauseHandler } from './get-webhook-pause/get-webhook-pause.handler';
 import { ListWebhooksHandler } from './list-webhooks/list-webhooks.handler';
 import { ListWebhookDeliveriesHandler } from './list-webhook-deliveries/list-webhook-deliveries.handler';
+import { CountWebhookAttemptsHandler } from './count-webhook-attempts/count-webhook-attempts.handler';
 import { WebhookTargetGuard } from './webhook-target-guard';
 
 /** What the composition root registers for webhooks (the ports and the dispatcher are bound there). */
@@ -60,4 +63,5 @@ export const WEBHOOK_HANDLERS = [
   GetWebhookPauseHandler,
   ListWebhooksHandler,
   ListWebhookDeliveriesHandler,
+  CountWebhookAttemptsHandler,
 ];

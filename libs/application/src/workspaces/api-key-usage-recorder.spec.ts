@@ -4,11 +4,16 @@ import { ApiKeyUsageRecorder } from './api-key-usage-recorder';
 /** A store that records what each flush wrote, and fails while `down`. */
 function recordingStore() {
   const flushes: Map<string, number>[] = [];
+  const counts: Map<string, number>[] = [];
   const state = { down: false };
   const store: ApiKeyUsageStore = {
-    async record(uses) {
+    async record(uses, requests) {
       if (state.down) throw new Error('store down');
       flushes.push(new Map(uses));
+      counts.push(new Map(requests));
+    },
+    async dailyRequests() {
+      return [];
     },
     async lastUsed(keyIds) {
       const found = new Map<string, number>();
@@ -17,7 +22,7 @@ function recordingStore() {
     },
     async close() {},
   };
-  return { store, flushes, state };
+  return { store, flushes, counts, state };
 }
 
 describe('ApiKeyUsageRecorder: last use without a write per request', () => {
@@ -42,6 +47,28 @@ describe('ApiKeyUsageRecorder: last use without a write per request', () => {
     ]);
   });
 
+  it('counts the requests of each key between flushes, and keeps the counts of a failed flush', async () => {
+    const { store, counts, state } = recordingStore();
+    const recorder = new ApiKeyUsageRecorder(store, clock);
+    for (let i = 0; i < 5; i++) recorder.note('key_a');
+    recorder.note('key_b');
+    state.down = true;
+    await recorder.flush();
+    state.down = false;
+    recorder.note('key_a');
+    await recorder.flush();
+    recorder.note('key_b');
+    await recorder.flush();
+
+    expect(counts).toEqual([
+      new Map([
+        ['key_a', 6],
+        ['key_b', 1],
+      ]),
+      new Map([['key_b', 1]]),
+    ]);
+  });
+
   it('keeps the notes of a failed flush for the next one', async () => {
     const { store, flushes, state } = recordingStore();
     const recorder = new ApiKeyUsageRecorder(store, clock);
@@ -53,6 +80,29 @@ describe('ApiKeyUsageRecorder: last use without a write per request', () => {
     await recorder.flush();
 
     expect(flushes).toEqual([new Map([['key_a', 9000]])]);
+  });
+
+  it("answers each key's requests per day with those counted and not flushed yet on today's", async () => {
+    const day = Date.UTC(2026, 10, 2);
+    now = day + 5000;
+    const store: ApiKeyUsageStore = {
+      ...recordingStore().store,
+      async dailyRequests() {
+        return [
+          { keyId: 'key_a', day: day - 86_400_000, requests: 4 },
+          { keyId: 'key_a', day, requests: 1 },
+        ];
+      },
+    };
+    const recorder = new ApiKeyUsageRecorder(store, clock);
+    recorder.note('key_a');
+    recorder.note('key_b');
+    recorder.note('key_b');
+    expect(await recorder.dailyRequests(['key_a', 'key_b'], day - 86_400_000)).toEqual([
+      { keyId: 'key_a', day: day - 86_400_000, requests: 4 },
+      { keyId: 'key_a', day, requests: 2 },
+      { keyId: 'key_b', day, requests: 2 },
+    ]);
   });
 
   it('answers with notes not flushed yet as used now', async () => {

@@ -107,6 +107,32 @@ describe('workspace projector: given events -> workspace, member and API key doc
     expect(docs[API_KEYS].map((d) => d.doc)).toEqual([apiKeyShown('ws_1', 'key_1', { status: 'inactive' })]);
   });
 
+  it("status labels are the workspace document's, whole after each change; its `updated` stays the operator's", async () => {
+    const stream = workspaceStream('ws_1');
+    const labelled = (changes: Record<string, string | null>, labels: Record<string, string>, changed: number) =>
+      record(stream, {
+        type: 'workspace.status_labels_changed',
+        data: { workspace_id: 'ws_1', changes, labels, changed },
+      });
+    const events = [
+      record(stream, workspaceCreated('ws_1')),
+      labelled({ in_progress: 'Flying', draft: 'Idea' }, { in_progress: 'Flying', draft: 'Idea' }, 400),
+      labelled({ draft: null }, { in_progress: 'Flying' }, 500),
+    ];
+    const docs = await projection.expectRedeliveriesChangeNothing(events, [events[1]], events);
+    expect(docs[WORKSPACES].map((d) => d.doc)).toEqual([
+      {
+        id: 'ws_1',
+        name: 'Acme',
+        plan: 'pro',
+        project_limit: 5,
+        created: 100,
+        updated: 100,
+        status_labels: { in_progress: 'Flying' },
+      },
+    ]);
+  });
+
   it('project slot bookkeeping on the workspace stream writes nothing here', async () => {
     const stream = workspaceStream('ws_1');
     await projection.given(

@@ -1,4 +1,4 @@
-import { WorkspaceEvent } from '@app/domain';
+import { StatusLabels, WorkspaceEvent } from '@app/domain';
 import { RecordedEvent } from '../ports/event-store.port';
 import { WriteOp } from '../ports/read-model.port';
 import { Projector } from '../projections/projector';
@@ -14,6 +14,8 @@ export interface WorkspaceDoc {
   project_limit: number | null;
   created: number;
   updated: number;
+  /** The statuses the workspace renamed for its dashboard; absent until one is. */
+  status_labels?: StatusLabels;
 }
 
 export interface ApiKeyDoc {
@@ -48,6 +50,7 @@ const HANDLES = [
   'workspace.api_key_created',
   'workspace.member_erased',
   'workspace.api_key_deactivated',
+  'workspace.status_labels_changed',
 ] as const;
 type Handled = Extract<WorkspaceEvent, { type: (typeof HANDLES)[number] }>;
 
@@ -114,6 +117,10 @@ export const workspaceProjector: Projector = {
         return merge(MEMBERS, event.data.member_id, { profile_sealed: null, updated: event.data.erased });
       case 'workspace.api_key_deactivated':
         return merge(API_KEYS, event.data.key_id, { status: 'inactive' });
+      // The event holds every label after the change, so the document takes them whole. The
+      // workspace's `updated` stays the operator's: labels are the dashboard's setting.
+      case 'workspace.status_labels_changed':
+        return merge(WORKSPACES, event.data.workspace_id, { status_labels: { ...event.data.labels } });
       default:
         return [];
     }

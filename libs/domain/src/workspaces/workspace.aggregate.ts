@@ -1,7 +1,9 @@
 import { Set as ImmutableSet } from 'immutable';
 import { Decider } from '../shared/decider';
 import { ignoreUnknownEvent } from '../shared/event-schema';
-import { conflict, notFound, limitReached } from '../shared/domain-error';
+import { conflict, notFound, limitReached, validationError } from '../shared/domain-error';
+import { isStatus, Status, STATUS_MESSAGE } from '../shared/status';
+import { StatusLabels, statusLabelInput } from './status-labels';
 import { ApiKeyScope, MemberRole, Plan, WorkspaceEvent } from './workspace.events';
 
 export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;
@@ -30,6 +32,8 @@ export interface WorkspaceState {
   apiKeys: Map<string, { scope: ApiKeyScope; active: boolean }>;
   /** Members by id; `emailHash` null once erased (an erased member's email may join again). */
   members: Map<string, { emailHash: string | null; role: MemberRole }>;
+  /** The statuses the workspace renamed for its dashboard, with their labels. */
+  statusLabels: StatusLabels;
 }
 
 export type WorkspaceCommand =
@@ -48,6 +52,8 @@ export type WorkspaceCommand =
   | { type: 'EraseMember'; memberId: string; now: number }
   | { type: 'CreateApiKey'; keyId: string; name: string; scope: ApiKeyScope; keyHash: string; now: number }
   | { type: 'DeactivateApiKey'; keyId: string; now: number }
+  /** Labels as typed, by status; an empty one gives the status its default label back. */
+  | { type: 'ChangeStatusLabels'; labels: Record<string, unknown>; now: number }
   | { type: 'ReserveProjectSlot'; projectId: string }
   | { type: 'ReleaseProjectSlot'; projectId: string };
 
@@ -66,6 +72,7 @@ const initialState = (): WorkspaceState => ({
   projectSlots: 0,
   apiKeys: new Map(),
   members: new Map(),
+  statusLabels: {},
 });
 
 function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
@@ -109,6 +116,8 @@ function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
       if (!key) return state;
       return { ...state, apiKeys: new Map(state.apiKeys).set(event.data.key_id, { ...key, active: false }) };
     }
+    case 'workspace.status_labels_changed':
+      return { ...state, statusLabels: { ...event.data.labels } };
     // decide never records a project's reservation or release twice; a history that holds one
     // twice all the same (written by hand, or restored from another store) counts it once.
     case 'workspace.project_slot_reserved':
@@ -210,6 +219,26 @@ function decide(command: WorkspaceCommand, state: WorkspaceState): WorkspaceEven
         },
       ];
     }
+    case 'ChangeStatusLabels': {
+      const changes: Partial<Record<Status, string | null>> = {};
+      const labels: StatusLabels = { ...state.statusLabels };
+      for (const [status, raw] of Object.entries(command.labels)) {
+        if (!isStatus(status)) throw validationError(STATUS_MESSAGE);
+        const input = statusLabelInput(status, raw);
+        if (input.problem !== undefined) throw validationError(input.problem);
+        if (input.label === (state.statusLabels[status] ?? null)) continue;
+        changes[status] = input.label;
+        if (input.label === null) delete labels[status];
+        else labels[status] = input.label;
+      }
+      if (Object.keys(changes).length === 0) return [];
+      return [
+        {
+          type: 'workspace.status_labels_changed',
+          data: { workspace_id: workspaceId, changes, labels, changed: command.now },
+        },
+      ];
+    }
     // Once per project (see slotHolders): a project holding a slot already takes no second one,
     // and one holding none gives none back.
     case 'ReserveProjectSlot': {
@@ -240,9 +269,10 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
   evolve,
   decide,
   snapshot: {
-    // 3: the projects holding slots. A snapshot of another version is not used: the stream is
-    // folded again (a version-2 snapshot had only the count, which cannot say whose slots they are).
-    version: 3,
+    // 4: the status labels. A snapshot of another version is not used: the stream is folded again
+    // (a version-3 snapshot has no labels; a version-2 one had only the count of slots, which
+    // cannot say whose slots they are).
+    version: 4,
     toSnapshot: (state): StoredWorkspace => ({
       ...state,
       slotHolders: state.slotHolders.toArray(),

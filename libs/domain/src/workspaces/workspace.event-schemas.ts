@@ -9,6 +9,7 @@ export const WORKSPACE_EVENT_SCHEMAS = {
   'workspace.member_erased': { version: 1 },
   'workspace.api_key_created': { version: 1 },
   'workspace.api_key_deactivated': { version: 1 },
+  'workspace.status_labels_changed': { version: 1 },
   'workspace.project_slot_reserved': { version: 1 },
   'workspace.project_slot_released': { version: 1 },
 } as const satisfies Record<WorkspaceEvent['type'], EventSchema>;

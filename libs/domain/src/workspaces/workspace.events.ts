@@ -1,4 +1,5 @@
 import { DomainEvent } from '../shared/decider';
+import { Status } from '../shared/status';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -58,6 +59,19 @@ export type ApiKeyDeactivated = DomainEvent<
   { workspace_id: string; key_id: string; deactivated: number }
 >;
 /**
+ * A member renamed statuses for the dashboard: `changes` holds each status given a label, or null
+ * for one given back its default; `labels` every label of the workspace after the change.
+ */
+export type StatusLabelsChanged = DomainEvent<
+  'workspace.status_labels_changed',
+  {
+    workspace_id: string;
+    changes: Partial<Record<Status, string | null>>;
+    labels: Partial<Record<Status, string>>;
+    changed: number;
+  }
+>;
+/**
  * Project slots make the plan's project limit an invariant of the workspace stream: two
  * concurrent creates race on one stream revision, so the limit can never be overshot.
  */
@@ -77,5 +91,6 @@ export type WorkspaceEvent =
   | MemberErased
   | ApiKeyCreated
   | ApiKeyDeactivated
+  | StatusLabelsChanged
   | ProjectSlotReserved
   | ProjectSlotReleased;

@@ -122,4 +122,38 @@ describe('MongoApiKeyUsageStore', () => {
     ]);
     expect(options).toEqual({ ordered: false });
   });
+
+  it("adds a flush's requests to each key's UTC day with $inc upserts, indexed by key and day", async () => {
+    const { connection, calls } = recordingDb();
+    const store = await MongoApiKeyUsageStore.connect(connection);
+    const day = Date.UTC(2026, 10, 2);
+    await store.record(
+      new Map([
+        ['key_a', day + 1000],
+        ['key_b', day + 2000],
+      ]),
+      new Map([['key_a', 3]]),
+    );
+
+    expect(calls.find((c) => c.method === 'createIndex')).toEqual({
+      collection: 'api_key_daily_requests',
+      method: 'createIndex',
+      args: [{ keyId: 1, day: 1 }, { name: 'key_day' }],
+    });
+    const daily = calls.filter((c) => c.method === 'bulkWrite' && c.collection === 'api_key_daily_requests');
+    expect(daily.map((c) => c.args)).toEqual([
+      [
+        [
+          {
+            updateOne: {
+              filter: { _id: `key_a/${day}` },
+              update: { $inc: { requests: 3 }, $setOnInsert: { keyId: 'key_a', day } },
+              upsert: true,
+            },
+          },
+        ],
+        { ordered: false },
+      ],
+    ]);
+  });
 });

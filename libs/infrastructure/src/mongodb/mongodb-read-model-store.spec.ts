@@ -88,3 +88,71 @@ describe('MongoReadModelStore writes', () => {
     ]);
   });
 });
+
+describe('MongoReadModelStore reads of the audit feed', () => {
+  /** Collections typed as the driver's, recording the indexes made and the finds sent. */
+  function readingStore() {
+    const indexes: Array<[string, Document, string]> = [];
+    const finds: Array<[string, Document, Document]> = [];
+    const collection = (name: string) => {
+      const fake: Pick<Collection<Document>, 'createIndex' | 'dropIndex' | 'find'> = {
+        createIndex: (async (spec: Document, options: { name: string }) => {
+          indexes.push([name, spec, options.name]);
+          return options.name;
+        }) as unknown as Collection<Document>['createIndex'],
+        dropIndex: async () => ({}),
+        find: ((filter: Document, options: Document) => {
+          finds.push([name, filter, options]);
+          return { toArray: async () => [] };
+        }) as unknown as Collection<Document>['find'],
+      };
+      return fake as Collection<Document>;
+    };
+    const db: Pick<Db, 'collection' | 'listCollections'> = {
+      collection: collection as Db['collection'],
+      listCollections: ((filter: { name: string }) => ({
+        toArray: async () => [{ name: filter.name }],
+      })) as unknown as Db['listCollections'],
+    };
+    const client = { db: () => db } as unknown as MongoClient;
+    return { store: new MongoReadModelStore(MongoConnection.over(client, 'ops'), false), indexes, finds };
+  }
+
+  it('indexes dotted paths in list order and the list order alone, and reads newest first below a position', async () => {
+    const { store, indexes, finds } = readingStore();
+    await store.init([
+      {
+        name: 'audit_events',
+        workspaceIndexes: ['type', 'actor.type'],
+        orderedIndexes: ['actor.id', 'request_id'],
+        listedAcrossWorkspaces: true,
+      },
+    ]);
+    expect(indexes.map(([, spec, name]) => [name, spec])).toEqual(
+      expect.arrayContaining([
+        ['seq_id', { _seq: 1, _id: 1 }],
+        ['actor__id_seq_id', { 'actor.id': 1, _seq: 1, _id: 1 }],
+        ['request_id_seq_id', { request_id: 1, _seq: 1, _id: 1 }],
+        ['ws_actor__type_seq_id', { _ws: 1, 'actor.type': 1, _seq: 1, _id: 1 }],
+      ]),
+    );
+
+    await store.find('audit_events', {
+      where: { 'actor.id': 'key_1', type: { in: ['project.created'] } },
+      descending: true,
+      beforeSeq: 40,
+      afterSeq: 10,
+      limit: 51,
+    });
+    expect(finds).toEqual([
+      [
+        'rm_audit_events',
+        { 'actor.id': { $eq: 'key_1' }, type: { $in: ['project.created'] }, _seq: { $gt: 10, $lt: 40 } },
+        { sort: { _seq: -1, _id: -1 }, limit: 51 },
+      ],
+    ]);
+    await expect(store.find('audit_events', { where: { 'actor.$where': 'x' }, limit: 1 })).rejects.toThrow(
+      'Invalid field name',
+    );
+  });
+});

@@ -45,11 +45,17 @@ export interface MongoReadModelStoreOptions {
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
+/** A field: a key, or a dotted path of keys into nested objects (MongoDB's own field paths). */
+const FIELD = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+/** An index name part of a field: `actor.id` is `actor__id`. */
+const indexPart = (field: string) => field.replace(/\./g, '__');
 const CHECKPOINTS = '_checkpoints';
 const DEAD_LETTERS = '_dead_letters';
 
 /** Lists are ordered by `seq`, then by id for documents written at one position: a total, stable order. */
 const LIST_ORDER = { _seq: 1, _id: 1 } as const;
+/** The same order, newest first (read off the same indexes backwards). */
+const DESCENDING_ORDER = { _seq: -1, _id: -1 } as const;
 /** The list index of an older release, replaced by `ws_seq_id` (same prefix, plus the tie-breaker). */
 const OLD_LIST_INDEX = 'ws_seq';
 
@@ -124,7 +130,7 @@ export class MongoReadModelStore implements ReadModelStore {
   async init(collections: CollectionSpec[]): Promise<void> {
     for (const spec of collections) {
       assertName(spec.name);
-      for (const field of indexedFields(spec)) assertName(field);
+      for (const field of indexedFields(spec)) assertField(field);
     }
     for (const spec of collections) {
       // Collections are created up front: creating one implicitly inside a transaction is
@@ -132,12 +138,17 @@ export class MongoReadModelStore implements ReadModelStore {
       await ensureCollection(this.db, collectionOf(spec.name));
       const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
       await collection.createIndex({ _ws: 1, ...LIST_ORDER }, { name: 'ws_seq_id' });
+      if (spec.listedAcrossWorkspaces) await collection.createIndex({ ...LIST_ORDER }, { name: 'seq_id' });
+      for (const field of spec.orderedIndexes ?? []) {
+        await collection.createIndex({ [field]: 1, ...LIST_ORDER }, { name: `${indexPart(field)}_seq_id` });
+      }
       const acrossWorkspaces = new Set(spec.indexes ?? []);
-      for (const field of indexedFields(spec)) {
-        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${field}_seq_id` });
+      for (const field of [...(spec.indexes ?? []), ...(spec.workspaceIndexes ?? [])]) {
+        const part = indexPart(field);
+        await collection.createIndex({ _ws: 1, [field]: 1, ...LIST_ORDER }, { name: `ws_${part}_seq_id` });
         // A field declared within a workspace only loses the index of an older declaration.
-        if (acrossWorkspaces.has(field)) await collection.createIndex({ [field]: 1 }, { name: `field_${field}` });
-        else await dropIndexIfAny(collection, `field_${field}`);
+        if (acrossWorkspaces.has(field)) await collection.createIndex({ [field]: 1 }, { name: `field_${part}` });
+        else await dropIndexIfAny(collection, `field_${part}`);
       }
       // Its replacement exists now; another process starting at once may have dropped it already.
       await dropIndexIfAny(collection, OLD_LIST_INDEX);
@@ -154,11 +165,15 @@ export class MongoReadModelStore implements ReadModelStore {
     const target = this.queried(collection, query);
     // MongoDB reads a limit of 0 as "no limit".
     if (!(query.limit > 0)) return [];
-    const rows = await target.find(selector(query), { sort: LIST_ORDER, limit: Math.floor(query.limit) }).toArray();
+    const sort = query.descending ? DESCENDING_ORDER : LIST_ORDER;
+    const rows = await target.find(selector(query), { sort, limit: Math.floor(query.limit) }).toArray();
     return rows.map((row) => toStored<T>(row));
   }
 
-  async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
+  async count(
+    collection: string,
+    query: Omit<FindQuery, 'limit' | 'afterSeq' | 'beforeSeq' | 'descending'>,
+  ): Promise<number> {
     return this.queried(collection, query).countDocuments(selector(query));
   }
 
@@ -409,10 +424,16 @@ async function dropIndexIfAny(collection: Collection<StoredRow>, name: string): 
 function selector(query: Omit<FindQuery, 'limit'>): Document {
   const out: Document = { ...filterQuery(query.where ?? {}) };
   if (query.workspaceId !== undefined) out._ws = { $eq: assertScalar(query.workspaceId) };
+  const seq: Document = {};
   if (query.afterSeq !== undefined) {
     if (typeof query.afterSeq !== 'number') throw new Error('afterSeq must be a number');
-    out._seq = { $gt: query.afterSeq };
+    seq.$gt = query.afterSeq;
   }
+  if (query.beforeSeq !== undefined) {
+    if (typeof query.beforeSeq !== 'number') throw new Error('beforeSeq must be a number');
+    seq.$lt = query.beforeSeq;
+  }
+  if (Object.keys(seq).length > 0) out._seq = seq;
   return out;
 }
 
@@ -420,7 +441,7 @@ function selector(query: Omit<FindQuery, 'limit'>): Document {
 function filterQuery(filter: Filter): Document {
   const out: Document = {};
   for (const [field, condition] of Object.entries(filter)) {
-    assertName(field);
+    assertField(field);
     if (condition !== null && typeof condition === 'object' && 'in' in condition) {
       if (!Array.isArray(condition.in)) throw new Error(`Invalid filter on ${field}`);
       out[field] = { $in: condition.in.map(assertScalar) };
@@ -450,6 +471,10 @@ function assertScalar(value: unknown): Scalar {
 
 function assertName(name: string): void {
   if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
+}
+
+function assertField(name: string): void {
+  if (!FIELD.test(name)) throw new Error(`Invalid field name: ${name}`);
 }
 
 /** Document fields are the projection's own: never `_`-prefixed (ours), `$`-prefixed or dotted. */

@@ -146,3 +146,27 @@ describe('MongoWebhookQueue.requeueDelivery', () => {
     expect(await queue.requeueDelivery('whk_1', 'msg_2', 5_000)).toBe('not_found');
   });
 });
+
+describe('MongoWebhookQueue.countAttempts', () => {
+  it("groups the subscription's attempts since the time by period, in one aggregation", async () => {
+    const pipelines: Document[][] = [];
+    const attempts: Pick<Collection<Document>, 'aggregate'> = {
+      aggregate: ((pipeline: Document[]) => {
+        pipelines.push(pipeline);
+        return { toArray: async () => [{ bucket: 3_600_000, succeeded: 2, failed: 1 }] };
+      }) as unknown as Collection<Document>['aggregate'],
+    };
+    const db = { collection: () => attempts } as unknown as Db;
+    const client = { db: () => db } as unknown as MongoClient;
+    const queue = new MongoWebhookQueue(MongoConnection.over(client, 'ops'), false);
+
+    expect(await queue.countAttempts('whk_1', { since: 1000, bucketMs: 3_600_000 })).toEqual([
+      { bucket: 3_600_000, succeeded: 2, failed: 1 },
+    ]);
+    expect(pipelines[0][0]).toEqual({ $match: { webhook_id: { $eq: 'whk_1' }, attempted_at: { $gte: 1000 } } });
+    expect(pipelines[0][1].$group._id).toEqual({
+      $subtract: ['$attempted_at', { $mod: ['$attempted_at', 3_600_000] }],
+    });
+    await expect(queue.countAttempts('whk_1', { since: 0, bucketMs: 0 })).rejects.toThrow('bucketMs');
+  });
+});

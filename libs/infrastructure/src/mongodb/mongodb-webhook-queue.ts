@@ -8,6 +8,7 @@ import {
   RequeueOutcome,
   SettleRequest,
   SettleResult,
+  AttemptCount,
   StoredAttempt,
   TelemetryChange,
   WebhookQueue,
@@ -502,6 +503,27 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
       .limit(Math.floor(options.limit))
       .toArray();
     return docs.map((doc) => storedAttempt(doc.seq, doc));
+  }
+
+  /** One aggregation over the subscription's attempts since the time, grouped by period. */
+  async countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    const bucketMs = Math.floor(options.bucketMs);
+    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
+    const rows = await this.attempts
+      .aggregate<AttemptCount>([
+        { $match: { webhook_id: { $eq: webhookId }, attempted_at: { $gte: options.since } } },
+        {
+          $group: {
+            _id: { $subtract: ['$attempted_at', { $mod: ['$attempted_at', bucketMs] }] },
+            succeeded: { $sum: { $cond: ['$succeeded', 1, 0] } },
+            failed: { $sum: { $cond: ['$succeeded', 0, 1] } },
+          },
+        },
+        { $sort: { _id: 1 } },
+        { $project: { _id: 0, bucket: '$_id', succeeded: 1, failed: 1 } },
+      ])
+      .toArray();
+    return rows.map((row) => ({ bucket: row.bucket, succeeded: row.succeeded, failed: row.failed }));
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {

@@ -50,6 +50,46 @@ describe('SqliteReadModelStore list indexes', () => {
     }
   });
 
+  it('reads the audit feed newest first off an index, by actor or request within a workspace or across all', async () => {
+    const store = new SqliteReadModelStore(file);
+    await store.init([
+      {
+        name: 'audit_events',
+        workspaceIndexes: ['type', 'actor.type'],
+        orderedIndexes: ['actor.id', 'request_id'],
+        listedAcrossWorkspaces: true,
+      },
+    ]);
+    await store.close();
+    expect(indexesOf('rm_audit_events')).toEqual(
+      expect.arrayContaining([
+        'rm_audit_events_seq_id',
+        'rm_audit_events_actor__id_seq_id',
+        'rm_audit_events_request_id_seq_id',
+        'rm_audit_events_ws_actor__type_seq_id',
+      ]),
+    );
+    const cases: [string, RegExp][] = [
+      [
+        `SELECT seq, doc FROM rm_audit_events WHERE workspace_id = ? AND f_actor__id = 'key_1' AND seq < ? ORDER BY seq DESC, id DESC LIMIT ?`,
+        /USING INDEX rm_audit_events_actor__id_seq_id/,
+      ],
+      [
+        `SELECT seq, doc FROM rm_audit_events WHERE (workspace_id = ? OR 1) AND f_request_id = 'r' AND seq > ? ORDER BY seq, id LIMIT ?`,
+        /USING INDEX rm_audit_events_request_id_seq_id/,
+      ],
+      [
+        `SELECT seq, doc FROM rm_audit_events WHERE (workspace_id = ? OR 1) AND seq < ? ORDER BY seq DESC, id DESC LIMIT ?`,
+        /USING INDEX rm_audit_events_seq_id/,
+      ],
+    ];
+    for (const [sql, index] of cases) {
+      const details = plan(sql).join('; ');
+      expect(details).toMatch(index);
+      expect(details).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it('replaces the list indexes of a file made before they ended in id', async () => {
     const old = new Database(file);
     old.exec(`CREATE TABLE rm_things (id TEXT PRIMARY KEY, workspace_id TEXT, seq INTEGER NOT NULL,

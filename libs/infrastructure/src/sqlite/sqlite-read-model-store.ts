@@ -36,6 +36,10 @@ interface DeadLetterRow {
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
+/** A field: a key, or a dotted path of keys into nested objects. */
+const FIELD = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+/** The column (and index name part) of a declared field: `actor.id` is `actor__id`. */
+const columnOf = (field: string) => field.replace(/\./g, '__');
 /**
  * Keys a merge can address as a JSON path label inside SQL (`$."key"`). Every key a projector
  * writes is an identifier; anything else takes the read-modify-write path in JS.
@@ -163,10 +167,10 @@ export class SqliteReadModelStore implements ReadModelStore {
     for (const spec of collections) {
       assertName(spec.name);
       const fields = indexedFields(spec);
-      fields.forEach(assertName);
+      fields.forEach(assertField);
       const table = tableOf(spec.name);
       const generated = fields
-        .map((f) => `, f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`)
+        .map((f) => `, f_${columnOf(f)} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) STORED`)
         .join('');
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS ${table} (
@@ -181,9 +185,9 @@ export class SqliteReadModelStore implements ReadModelStore {
         ),
       );
       for (const f of fields) {
-        if (!existing.has(`f_${f}`))
+        if (!existing.has(`f_${columnOf(f)}`))
           this.db.exec(
-            `ALTER TABLE ${table} ADD COLUMN f_${f} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`,
+            `ALTER TABLE ${table} ADD COLUMN f_${columnOf(f)} ANY GENERATED ALWAYS AS (json_extract(doc, '$.${f}')) VIRTUAL`,
           );
       }
       this.collections.set(spec.name, spec);
@@ -272,7 +276,8 @@ export class SqliteReadModelStore implements ReadModelStore {
    */
   async find<T>(collection: string, query: FindQuery): Promise<StoredDocument<T>[]> {
     const { sql: select, params } = this.select(collection, query, `SELECT ${DOC_COLUMNS}`);
-    const sql = `${select} ORDER BY seq, id ${limitSql(query.limit)}`;
+    const order = query.descending ? 'seq DESC, id DESC' : 'seq, id';
+    const sql = `${select} ORDER BY ${order} ${limitSql(query.limit)}`;
     const cache = this.cache;
     if (!cache) return (this.rawStatement(sql).all(...params) as DocRow[]).map((row) => toStored<T>(row));
     const key = pageKey(sql, params);
@@ -288,7 +293,10 @@ export class SqliteReadModelStore implements ReadModelStore {
     return found;
   }
 
-  async count(collection: string, query: Omit<FindQuery, 'limit' | 'afterSeq'>): Promise<number> {
+  async count(
+    collection: string,
+    query: Omit<FindQuery, 'limit' | 'afterSeq' | 'beforeSeq' | 'descending'>,
+  ): Promise<number> {
     const { sql, params } = this.select(collection, query, 'SELECT count(*)');
     return this.rawStatement(sql).get(...params) as number;
   }
@@ -318,6 +326,10 @@ export class SqliteReadModelStore implements ReadModelStore {
     if (query.afterSeq !== undefined) {
       clauses.push('seq > ?');
       params.push(query.afterSeq);
+    }
+    if (query.beforeSeq !== undefined) {
+      clauses.push('seq < ?');
+      params.push(query.beforeSeq);
     }
     const where = filterSql(query.where ?? {}, spec);
     clauses.push(...where.clauses);
@@ -600,15 +612,21 @@ function createIndexSql(table: string, spec: CollectionSpec): string[] {
     `CREATE INDEX IF NOT EXISTS ${table}_ws_seq_id ON ${table} (workspace_id, seq, id)`,
     `DROP INDEX IF EXISTS ${table}_ws_seq`,
   ];
+  if (spec.listedAcrossWorkspaces) sqls.push(`CREATE INDEX IF NOT EXISTS ${table}_seq_id ON ${table} (seq, id)`);
+  for (const field of spec.orderedIndexes ?? []) {
+    const column = columnOf(field);
+    sqls.push(`CREATE INDEX IF NOT EXISTS ${table}_${column}_seq_id ON ${table} (f_${column}, seq, id)`);
+  }
   const acrossWorkspaces = new Set(spec.indexes ?? []);
-  for (const field of indexedFields(spec)) {
+  for (const field of [...(spec.indexes ?? []), ...(spec.workspaceIndexes ?? [])]) {
+    const column = columnOf(field);
     sqls.push(
       // A field declared within a workspace only loses the index of an older declaration.
       acrossWorkspaces.has(field)
-        ? `CREATE INDEX IF NOT EXISTS ${table}_${field} ON ${table} (f_${field})`
-        : `DROP INDEX IF EXISTS ${table}_${field}`,
-      `CREATE INDEX IF NOT EXISTS ${table}_ws_${field}_seq_id ON ${table} (workspace_id, f_${field}, seq, id)`,
-      `DROP INDEX IF EXISTS ${table}_ws_${field}_seq`,
+        ? `CREATE INDEX IF NOT EXISTS ${table}_${column} ON ${table} (f_${column})`
+        : `DROP INDEX IF EXISTS ${table}_${column}`,
+      `CREATE INDEX IF NOT EXISTS ${table}_ws_${column}_seq_id ON ${table} (workspace_id, f_${column}, seq, id)`,
+      `DROP INDEX IF EXISTS ${table}_ws_${column}_seq`,
     );
   }
   return sqls;
@@ -616,13 +634,20 @@ function createIndexSql(table: string, spec: CollectionSpec): string[] {
 
 /** The statements that drop them, under every name they have had. */
 function dropIndexSql(table: string, spec: CollectionSpec): string[] {
-  const names = ['ws_seq', 'ws_seq_id'];
-  for (const field of indexedFields(spec)) names.push(field, `ws_${field}_seq`, `ws_${field}_seq_id`);
+  const names = ['ws_seq', 'ws_seq_id', 'seq_id'];
+  for (const field of indexedFields(spec)) {
+    const column = columnOf(field);
+    names.push(column, `ws_${column}_seq`, `ws_${column}_seq_id`, `${column}_seq_id`);
+  }
   return names.map((name) => `DROP INDEX IF EXISTS ${table}_${name}`);
 }
 
 function assertName(name: string) {
   if (!NAME.test(name)) throw new Error(`Invalid collection or field name: ${name}`);
+}
+
+function assertField(name: string) {
+  if (!FIELD.test(name)) throw new Error(`Invalid field name: ${name}`);
 }
 
 const tableOf = (collection: string) => `rm_${collection}`;
@@ -633,8 +658,8 @@ function filterSql(filter: Filter, spec?: CollectionSpec): { clauses: string[]; 
   const params: unknown[] = [];
   const declared = new Set(spec ? indexedFields(spec) : []);
   for (const [field, condition] of Object.entries(filter)) {
-    assertName(field);
-    const expr = declared.has(field) ? `f_${field}` : `json_extract(doc, '$.${field}')`;
+    assertField(field);
+    const expr = declared.has(field) ? `f_${columnOf(field)}` : `json_extract(doc, '$.${field}')`;
     if (condition !== null && typeof condition === 'object' && 'in' in condition) {
       if (condition.in.length === 0) {
         clauses.push('0');

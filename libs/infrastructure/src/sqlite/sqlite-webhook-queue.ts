@@ -18,6 +18,7 @@ import {
   RequeueOutcome,
   SettleRequest,
   SettleResult,
+  AttemptCount,
   StoredAttempt,
   TelemetryChange,
   WebhookQueue,
@@ -412,6 +413,20 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
       .get(options.limit)
       .all(webhookId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER)
       .map((row) => storedAttempt(row.seq, { ...row, succeeded: row.succeeded === 1 }));
+  }
+
+  /** Read off the subscription's attempts (its index), which pruning keeps to the retention period. */
+  async countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    const bucketMs = Math.floor(options.bucketMs);
+    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
+    return this.db
+      .prepare(
+        `SELECT attempted_at - (attempted_at % @bucketMs) AS bucket, sum(succeeded) AS succeeded,
+                count(*) - sum(succeeded) AS failed
+         FROM webhook_attempts WHERE webhook_id = @webhookId AND attempted_at >= @since
+         GROUP BY bucket ORDER BY bucket`,
+      )
+      .all({ webhookId, since: options.since, bucketMs }) as AttemptCount[];
   }
 
   async requeueFailed(webhookId: string, options: { since: number; until: number; now: number }): Promise<number> {

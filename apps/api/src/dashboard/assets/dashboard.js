@@ -33,3 +33,51 @@ document.addEventListener('DOMContentLoaded', function () {
     });
   });
 });
+
+// Charts (dashboard-charts.ts): each canvas carries its figures as JSON in data-chart; Chart.js
+// (window.Chart, loaded before this script on pages with a chart) draws them. Without it the
+// table of figures beside each chart says the same.
+document.addEventListener('DOMContentLoaded', function () {
+  if (typeof window.Chart !== 'function') return;
+  document.querySelectorAll('canvas[data-chart]').forEach(function (canvas) {
+    var spec;
+    try {
+      spec = JSON.parse(canvas.getAttribute('data-chart'));
+    } catch {
+      return; // the table of figures stands in
+    }
+    var line = spec.kind === 'line';
+    new window.Chart(canvas, {
+      type: spec.kind,
+      data: {
+        labels: spec.labels,
+        datasets: spec.series.map(function (series) {
+          return {
+            label: series.label,
+            data: series.values,
+            backgroundColor: series.color,
+            borderColor: series.color,
+            borderWidth: line ? 2 : 0,
+            pointRadius: line ? 0 : undefined,
+          };
+        }),
+      },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        interaction: { mode: 'index', intersect: false },
+        plugins: { legend: { position: 'bottom' } },
+        scales: {
+          x: { stacked: spec.stacked, grid: { display: false } },
+          y: {
+            stacked: spec.stacked,
+            beginAtZero: true,
+            ticks: { precision: 0 },
+            title: { display: true, text: spec.unit },
+          },
+        },
+      },
+    });
+  });
+});

@@ -12,12 +12,12 @@ import { ListJobsQuery, JobList } from './list-jobs.query';
 export class ListJobsHandler implements IQueryHandler<ListJobsQuery, JobList> {
   constructor(@Inject(READ_MODEL_STORE) private readonly read: ReadModelStore) {}
 
-  async execute({ workspaceId, projectId, cursor }: ListJobsQuery): Promise<JobList> {
+  async execute({ workspaceId, projectId, cursor, statuses }: ListJobsQuery): Promise<JobList> {
     const afterSeq = decodeCursor(cursor);
     await assertProjectVisible(this.read, workspaceId, projectId);
     const found = await this.read.find<JobView>(JOBS, {
       workspaceId,
-      where: { project_id: projectId },
+      where: { project_id: projectId, ...(statuses ? { status: { in: statuses } } : {}) },
       afterSeq,
       limit: PAGE_SIZE + 1,
     });

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { JobView } from '@app/domain';
+import { JobView, Status } from '@app/domain';
 
 export interface JobList {
   jobs: JobView[];
@@ -13,6 +13,8 @@ export class ListJobsQuery extends Query<JobList> {
     readonly workspaceId: string,
     readonly projectId: string,
     readonly cursor?: string,
+    /** Only jobs of these statuses (the dashboard's filter); all when left out. */
+    readonly statuses?: Status[],
   ) {
     super();
   }

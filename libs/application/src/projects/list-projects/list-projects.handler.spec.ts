@@ -1,7 +1,7 @@
 import { projectStream } from '@app/domain';
 import { encodeCursor, INVALID_CURSOR, PAGE_SIZE } from '../../shared/pagination';
 import { given, handlerSpec, NOW } from '../../shared/handler.spec-helper';
-import { ListProjectsHandler } from './list-projects.handler';
+import { ListProjectsHandler, NAME_SEARCH_BATCH } from './list-projects.handler';
 import { ListProjectsQuery, ProjectListFilter } from './list-projects.query';
 
 describe('ListProjectsHandler (embedded read models)', () => {
@@ -47,6 +47,37 @@ describe('ListProjectsHandler (embedded read models)', () => {
       cursor: null,
     });
   });
+
+  it('searches by name, ignoring case, a page at a time across more projects than one read holds', async () => {
+    const renamed = (id: string, name: string) => ({
+      type: 'project.updated' as const,
+      data: { id, workspace_id: 'ws_1', changes: { name }, updated: NOW },
+    });
+    const total = NAME_SEARCH_BATCH + PAGE_SIZE + 10;
+    const history = Array.from({ length: total }, (_, i) => i + 1).flatMap((i) => [
+      { streamId: projectStream(`prj_${i}`), events: [given.projectCreated(`prj_${i}`, 'ws_1')] },
+      ...(i % 10 === 0
+        ? [{ streamId: projectStream(`prj_${i}`), events: [renamed(`prj_${i}`, `North TOWER ${i}`)] }]
+        : []),
+    ]);
+    for (const { streamId, events } of history) await spec.given(streamId, ...events);
+    await spec.given(projectStream('prj_other'), given.projectCreated('prj_other', 'ws_2'), {
+      type: 'project.updated',
+      data: { id: 'prj_other', workspace_id: 'ws_2', changes: { name: 'tower of another' }, updated: NOW },
+    });
+
+    const towers = Array.from({ length: total / 10 }, (_, i) => `prj_${(i + 1) * 10}`);
+    const first = await list('ws_1', { archived: false, nameContains: 'tower' });
+    expect(ids(first)).toEqual(towers.slice(0, PAGE_SIZE));
+    const second = await list('ws_1', { archived: false, nameContains: 'tower', cursor: first.cursor! });
+    expect(ids(second)).toEqual(towers.slice(PAGE_SIZE));
+    expect(second.cursor).toBeNull();
+    expect(await list('ws_1', { archived: false, nameContains: 'no such name' })).toEqual({
+      projects: [],
+      count: 0,
+      cursor: null,
+    });
+  }, 60_000);
 
   it('refuses a cursor it did not make', async () => {
     await expect(list('ws_1', { archived: false, cursor: 'nope!' })).rejects.toMatchObject({ message: INVALID_CURSOR });

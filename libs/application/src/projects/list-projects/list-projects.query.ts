@@ -11,6 +11,8 @@ export interface ProjectListFilter {
   statuses?: Status[];
   archived: boolean;
   cursor?: string;
+  /** Only projects whose name contains this text, ignoring case (the dashboard's search). */
+  nameContains?: string;
 }
 
 /** A page of the caller's workspace's projects, in creation order. */

@@ -1,5 +1,45 @@
-import { SqliteEventStore } from '@app/infrastructure/sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { Clock } from '../../ports/clock.port';
 import { AppendResult, EventStore, StreamAppend, WrongExpectedRevisionError } from '../../ports/event-store.port';
+import { ALL_PROJECTORS } from '../../projections/all-projectors';
+import { ProjectionEngine } from '../../projections/projection-engine';
+import { EventSourcedRepository } from '../../shared/event-sourced-repository';
+
+/** The embedded stores in a scratch directory, behind a OneByOneStore, with every projection running. */
+export interface OneByOneWorld {
+  store: OneByOneStore;
+  read: SqliteReadModelStore;
+  /** Stopped by close(): a spec that replaces the engine sets it here. */
+  engine: ProjectionEngine;
+  repository: EventSourcedRepository;
+  close(): Promise<void>;
+}
+
+export async function openOneByOneWorld(clock: Clock): Promise<OneByOneWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'wos-one-by-one-'));
+  const store = new OneByOneStore(
+    new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 20 }),
+  );
+  const read = new SqliteReadModelStore(join(dir, 'read-models.db'));
+  const engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
+  await engine.start();
+  const world: OneByOneWorld = {
+    store,
+    read,
+    engine,
+    repository: new EventSourcedRepository(store, clock, engine),
+    async close() {
+      await this.engine.stop();
+      await store.close();
+      await read.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
 
 /**
  * A store without multi-stream transactions, as EventStoreDB 24 is: appendToStreams appends one

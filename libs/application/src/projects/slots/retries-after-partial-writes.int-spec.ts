@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Actor,
   jobDecider,
@@ -13,8 +10,7 @@ import {
   workspaceDecider,
   workspaceStream,
 } from '@app/domain';
-import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
-import { ALL_PROJECTORS } from '../../projections/all-projectors';
+import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { ProjectionEngine } from '../../projections/projection-engine';
 import { CommandContext } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
@@ -23,7 +19,7 @@ import { CreateProjectCommand } from '../create-project/create-project.command';
 import { CreateProjectHandler } from '../create-project/create-project.handler';
 import { DeleteProjectCommand } from '../delete-project/delete-project.command';
 import { DeleteProjectHandler } from '../delete-project/delete-project.handler';
-import { OneByOneStore } from './one-by-one-store.spec-helper';
+import { OneByOneStore, OneByOneWorld, openOneByOneWorld } from './one-by-one-store.spec-helper';
 import { SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
 import { SlotReconciler } from './slot-reconciler';
 
@@ -36,7 +32,7 @@ const HOUR = 3600_000;
  * first run started, never do it twice: one slot per project, and a DELETE that succeeds.
  */
 describe('retries of creates and deletes that stopped part way, on a store without multi-stream transactions', () => {
-  let dir: string;
+  let world: OneByOneWorld;
   let store: OneByOneStore;
   let read: SqliteReadModelStore;
   let engine: ProjectionEngine;
@@ -55,12 +51,8 @@ describe('retries of creates and deletes that stopped part way, on a store witho
 
   beforeEach(async () => {
     now = Date.now();
-    dir = mkdtempSync(join(tmpdir(), 'wos-retries-'));
-    store = new OneByOneStore(new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 20 }));
-    read = new SqliteReadModelStore(join(dir, 'read-models.db'));
-    engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
-    await engine.start();
-    repository = new EventSourcedRepository(store, clock, engine);
+    world = await openOneByOneWorld(clock);
+    ({ store, read, engine, repository } = world);
     await repository.execute(
       workspaceDecider,
       workspaceStream(ws),
@@ -68,12 +60,7 @@ describe('retries of creates and deletes that stopped part way, on a store witho
       request(),
     );
   });
-  afterEach(async () => {
-    await engine.stop();
-    await store.close();
-    await read.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => world.close());
 
   const create = (idempotencyKey: string) =>
     new CreateProjectHandler(repository, clock, timeOrderedIds).execute(

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   DomainError,
   jobDecider,
@@ -15,20 +12,20 @@ import {
   workspaceDecider,
   workspaceStream,
 } from '@app/domain';
-import { SqliteEventStore, SqliteReadModelStore } from '@app/infrastructure/sqlite';
+import { SqliteReadModelStore } from '@app/infrastructure/sqlite';
 import { WrongExpectedRevisionError } from '../../ports/event-store.port';
 import { ALL_PROJECTORS } from '../../projections/all-projectors';
 import { ProjectionEngine } from '../../projections/projection-engine';
 import { CommandContext } from '../../shared/command-context';
 import { EventSourcedRepository } from '../../shared/event-sourced-repository';
 import { DELETED_PROJECTS, SLOTS_HELD_BY_DELETED, SLOTS_PENDING } from './slot-ledger.projector';
-import { OneByOneStore } from './one-by-one-store.spec-helper';
+import { OneByOneStore, OneByOneWorld, openOneByOneWorld } from './one-by-one-store.spec-helper';
 import { SlotReconciler } from './slot-reconciler';
 
 const HOUR = 3600_000;
 
 describe('SlotReconciler: writes that stopped part way on a store without multi-stream transactions', () => {
-  let dir: string;
+  let world: OneByOneWorld;
   let store: OneByOneStore;
   let read: SqliteReadModelStore;
   let engine: ProjectionEngine;
@@ -40,12 +37,8 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
 
   beforeEach(async () => {
     now = Date.now();
-    dir = mkdtempSync(join(tmpdir(), 'wos-reconciler-'));
-    store = new OneByOneStore(new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline', pollIntervalMs: 20 }));
-    read = new SqliteReadModelStore(join(dir, 'read-models.db'));
-    engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
-    await engine.start();
-    repository = new EventSourcedRepository(store, clock, engine);
+    world = await openOneByOneWorld(clock);
+    ({ store, read, engine, repository } = world);
     await repository.execute(
       workspaceDecider,
       workspaceStream(ws),
@@ -53,12 +46,7 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
       context,
     );
   });
-  afterEach(async () => {
-    await engine.stop();
-    await store.close();
-    await read.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => world.close());
 
   const createProject = (id: string) => {
     const create: ProjectCommand = {
@@ -253,7 +241,10 @@ describe('SlotReconciler: writes that stopped part way on a store without multi-
     ]);
 
     now += 6 * HOUR; // far past any window measured from the deletion
-    engine = new ProjectionEngine(store, read, ALL_PROJECTORS, { error: () => undefined, warn: () => undefined });
+    world.engine = engine = new ProjectionEngine(store, read, ALL_PROJECTORS, {
+      error: () => undefined,
+      warn: () => undefined,
+    });
     await engine.start();
     await settle();
 
