@@ -108,6 +108,7 @@ describe('cli backup of a running service', () => {
       'keys.db',
       'ledger-signing.key',
       'ledger.db',
+      'operators.db',
       'read-models.db',
       'webhook-secrets.key',
       'webhooks.db',

@@ -109,6 +109,53 @@ describe('The operator CLI on a running service', () => {
     expect(incomplete.stderr).toContain('dashboard-link needs --workspace <workspaceId> and --member <memberId>');
   }, 60_000);
 
+  it('lists workspaces, keys and members as tables or JSON, and manages operator credentials', async () => {
+    const created = await shell(
+      `node ${CLI} workspaces create --name "Table Co" --plan enterprise --project-limit 3`,
+      env,
+    );
+    const workspaceId = (JSON.parse(created.stdout) as { id: string }).id;
+    await shell(`node ${CLI} api-keys create ${workspaceId} --name Deploys --scope read_only`, env);
+    await shell(`node ${CLI} members add ${workspaceId} --email tab@example.com --role pilot --first-name Tab`, env);
+
+    const workspaces = await shell(`node ${CLI} workspaces list --q "table co"`, env);
+    expect(workspaces.code).toBe(0);
+    const [header, row, extra] = workspaces.stdout.split('\n');
+    expect(header.split(/\s{2,}/)).toEqual(['id', 'name', 'plan', 'projects', 'api keys', 'members', 'created']);
+    expect(row.split(/\s{2,}/).slice(0, 6)).toEqual([
+      workspaceId,
+      'Table Co',
+      'enterprise',
+      '0/3',
+      '1 active of 1',
+      '1',
+    ]);
+    expect(extra).toBe('');
+    const json = await shell(`node ${CLI} workspaces list --q "table co" --json`, env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ workspaces: [{ id: workspaceId, name: 'Table Co' }], count: 1 });
+
+    const keys = await shell(`node ${CLI} api-keys list --workspace ${workspaceId}`, env);
+    expect(keys.stdout).toMatch(
+      /^id +name +scope +status +created +last used\nkey_\S+ +Deploys +read_only +active +\S+ +-\n$/,
+    );
+    const members = await shell(`node ${CLI} members list --workspace ${workspaceId}`, env);
+    expect(members.stdout).toContain('tab@example.com  Tab   pilot');
+    expect((await shell(`node ${CLI} members list`, env)).stderr).toContain('members list needs --workspace');
+
+    const operator = await shell(`node ${CLI} operators create --name Auditor --role auditor`, env);
+    const credential = JSON.parse(operator.stdout) as { id: string; token: string };
+    const listed = await shell(`node ${CLI} operators list`, env);
+    expect(listed.stdout).toMatch(new RegExp(`${credential.id} +Auditor +auditor +active`));
+    expect(listed.stdout).not.toContain(credential.token);
+    const asAuditor = await shell(`node ${CLI} workspaces list --token ${credential.token} --json`, env);
+    expect(asAuditor.code).toBe(0);
+    const refused = await shell(`node ${CLI} workspaces create --name No --plan free --token ${credential.token}`, env);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ code_name: 'operator_role_required' });
+    expect((await shell(`node ${CLI} operators revoke ${credential.id}`, env)).code).toBe(0);
+    expect((await shell(`node ${CLI} workspaces list --token ${credential.token}`, env)).code).toBe(1);
+  }, 60_000);
+
   it('names where the admin token is looked for when it finds none', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'wos-cli-empty-'));
     try {

@@ -19,10 +19,16 @@ const AUTH_CODES = [
   'enterprise_required',
   'api_key_path_not_allowed',
 ];
-/** The document's own routes are not part of the API it describes, nor are the dashboard's pages (docs/dashboard.md). */
+/** The POSTs of the operator API an auditor may call (docs/operations.md, Operator credentials). */
+const AUDITOR_WRITES = new Set([
+  'POST /v1/admin/events/verify',
+  'POST /v1/admin/ledger/heads',
+  'POST /v1/admin/ledger/verify',
+]);
+/** The document's own routes are not part of the API it describes, nor are the dashboard's and the console's pages. */
 const NOT_DOCUMENTED = new Set(['/openapi.json', '/docs', '/docs/{asset}']);
-// (Fastify's route tree prints the dashboard's catch-all, `/dashboard/*`, as `/dashboard*`.)
-const notDocumented = (path: string) => NOT_DOCUMENTED.has(path) || /^\/dashboard(\/|\*|$)/.test(path);
+// (Fastify's route tree prints a catch-all, `/dashboard/*`, as `/dashboard*`.)
+const notDocumented = (path: string) => NOT_DOCUMENTED.has(path) || /^\/(dashboard|console)(\/|\*|$)/.test(path);
 
 interface Sample {
   method: string;
@@ -176,8 +182,14 @@ describe('OpenAPI document (/openapi.json)', () => {
       });
       const codes = Object.values(forbidden.examples as Json).map((e: Json) => e.value.code_name as string);
       codes.forEach((c) => codesSeen.add(c));
-      if (path.startsWith('/v1/admin/')) expect(codes).toEqual(['invalid_admin_token', 'api_key_path_not_allowed']);
-      else
+      // An admin route that needs the operator role also names the auditor's refusal; a read does not.
+      if (path.startsWith('/v1/admin/')) {
+        const auditorMay = AUDITOR_WRITES.has(route) || (method === 'GET' && path !== '/v1/admin/operators');
+        expect({ route, codes }).toEqual({
+          route,
+          codes: ['invalid_admin_token', 'api_key_path_not_allowed', ...(auditorMay ? [] : ['operator_role_required'])],
+        });
+      } else
         expect({ route, readOnly: codes.includes('read_only_access') }).toEqual({ route, readOnly: method !== 'GET' });
       expect(resolveRef(document, responses['429'])?.content?.['application/json']?.schema).toEqual({
         $ref: '#/components/schemas/Error',
@@ -194,7 +206,7 @@ describe('OpenAPI document (/openapi.json)', () => {
         expect(Object.keys(media.examples ?? {}).length).toBeGreaterThan(0);
       }
     }
-    expect([...codesSeen].sort()).toEqual([...AUTH_CODES, 'invalid_admin_token'].sort());
+    expect([...codesSeen].sort()).toEqual([...AUTH_CODES, 'invalid_admin_token', 'operator_role_required'].sort());
     // The API reference's statuses where the API reference names them.
     const post = document.paths['/v1/projects'].post.responses;
     expect(Object.keys(post)).toEqual(expect.arrayContaining(['201', '400', '403', '404', '429']));

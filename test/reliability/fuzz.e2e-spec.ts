@@ -67,15 +67,16 @@ interface FuzzRequest {
 }
 
 /**
- * The dashboard's pages answer a refusal as an HTML page that says what went wrong in its heading,
- * under the dashboard's Content-Security-Policy (docs/dashboard.md): its "message".
+ * The dashboard's and the console's pages answer a refusal as an HTML page that says what went
+ * wrong in its heading, under the dashboard's Content-Security-Policy (docs/dashboard.md,
+ * docs/console.md): its "message".
  */
 function dashboardRefusal(
   r: FuzzRequest,
   res: { headers: Record<string, string | string[] | undefined>; text: string },
 ): boolean {
   return (
-    r.route.includes(' /dashboard') &&
+    /\s\/(dashboard|console)/.test(r.route) &&
     /^text\/html/.test(String(res.headers['content-type'])) &&
     typeof res.headers['content-security-policy'] === 'string' &&
     /<h1[^>]*>[^<]+<\/h1>/.test(res.text)

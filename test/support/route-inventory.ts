@@ -12,15 +12,19 @@ export interface RouteInfo {
   path: string;
   params: string[];
   audience: Audience;
+  /** The operator role an operator route declared (http/auth.ts, `RequiresRole`); undefined when none. */
+  requiredRole?: 'operator' | 'auditor';
   controller: string;
   handler: string;
 }
 
 /** Paths NestJS serves without the global `/v1` prefix (bootstrap.ts: setGlobalPrefix ... exclude). */
 const UNPREFIXED = new Set(['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset']);
-const unprefixed = (path: string) => UNPREFIXED.has(path) || path === 'dashboard' || path.startsWith('dashboard/');
+const unprefixed = (path: string) => UNPREFIXED.has(path) || /^(dashboard|console)(\/|$)/.test(path);
 /** Metadata key of http/auth.ts's Public()/OperatorOnly() decorators. */
 const AUDIENCE_METADATA = 'audience';
+/** Metadata key of http/auth.ts's RequiresRole() decorator. */
+const ROLE_METADATA = 'operator_role';
 
 const METHOD_NAMES: Record<number, RouteInfo['method']> = {
   [RequestMethod.GET]: 'GET',
@@ -90,6 +94,9 @@ export function routeInventory(): RouteInfo[] {
         path: prefixed,
         params: [...prefixed.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]),
         audience,
+        requiredRole:
+          (Reflect.getMetadata(ROLE_METADATA, handler) as RouteInfo['requiredRole']) ??
+          (Reflect.getMetadata(ROLE_METADATA, controller) as RouteInfo['requiredRole']),
         controller: controller.name,
         handler: name,
       });

@@ -4,6 +4,7 @@ import { ProjectorLockHeldError } from '@app/application';
 import type {
   ApiKeyUsageStore,
   DashboardAccessStore,
+  OperatorCredentialStore,
   EventStore,
   HeldProjectorLock,
   HostResolver,
@@ -25,6 +26,7 @@ import {
   DEFAULT_READ_CACHE,
   SqliteApiKeyUsageStore,
   SqliteDashboardAccessStore,
+  SqliteOperatorCredentialStore,
   SqliteEventStore,
   SqliteIdempotencyStore,
   SqliteLedgerStore,
@@ -226,6 +228,15 @@ export async function openDashboardAccessStore(config: AppConfig): Promise<Dashb
     return MongoDashboardAccessStore.connect(await mongoConnection(config));
   }
   return new SqliteDashboardAccessStore(join(config.dataDir, 'dashboard.db'));
+}
+
+/** Operator credentials follow the read store too (MongoDB, else `DATA_DIR/operators.db`). */
+export async function openOperatorCredentialStore(config: AppConfig): Promise<OperatorCredentialStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoOperatorCredentialStore } = await import('@app/infrastructure/mongodb');
+    return MongoOperatorCredentialStore.connect(await mongoConnection(config));
+  }
+  return new SqliteOperatorCredentialStore(join(config.dataDir, 'operators.db'));
 }
 
 /** API keys' last use follows the read store too (MongoDB, else `DATA_DIR/dashboard.db`). */

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from './admin/admin.module';
 import { AuditModule } from './audit/audit.module';
 import type { AppConfig } from './config';
+import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core/core.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { HealthModule } from './health/health.module';
@@ -49,6 +50,7 @@ export class AppModule {
         LedgerModule,
         OpenApiModule,
         DashboardModule,
+        ConsoleModule,
       ],
       providers: [
         RequestAuthentication,

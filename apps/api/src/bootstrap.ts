@@ -49,7 +49,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerHttpPipeline(app, bounds);
   registerDashboardViews(app);
   app.setGlobalPrefix(API_PREFIX, {
-    exclude: ['health', 'ready', 'metrics', 'openapi.json', 'docs', 'docs/:asset', 'dashboard', 'dashboard/*path'],
+    exclude: [
+      'health',
+      'ready',
+      'metrics',
+      'openapi.json',
+      'docs',
+      'docs/:asset',
+      'dashboard',
+      'dashboard/*path',
+      'console',
+      'console/*path',
+    ],
   });
   // A start refused on the way (read models of another event store, say) lets go of what it opened:
   // the stores, their threads and DATA_DIR's projector lock.

@@ -20,6 +20,8 @@ import { runAudit } from './ledger/audit-cli';
  *   npm run cli -- members add <workspaceId> --email ana@example.com --role pilot [--first-name Ana] ...
  *   npm run cli -- api-keys create <workspaceId> --name CI --scope full_access
  *   npm run cli -- api-keys deactivate <keyId>
+ *   npm run cli -- workspaces list [--q text] | api-keys list --workspace <id> | members list --workspace <id> [--json]
+ *   npm run cli -- operators create --name <name> --role <operator|auditor> | operators list | operators revoke <id>
  *   npm run cli -- dashboard-link --workspace <workspaceId> --member <memberId>
  *   npm run cli -- projections status | projections rebuild [name]
  *   npm run cli -- projections dead-letters [name] | projections retry|skip <name> <position>
@@ -30,13 +32,20 @@ import { runAudit } from './ledger/audit-cli';
 
 const USAGE = `Usage: workspace-ops <command> [options]   (from a checkout: npm run -s cli -- <command> [options])
 
+  workspaces list [--q <text>]           workspaces with plan, limit and usage (names containing <text>)
   workspaces create --name <name> --plan <free|pro|enterprise> [--project-limit <n|null>]
   workspaces update <workspaceId> [--plan <plan>] [--project-limit <n|null>]
+  members list --workspace <workspaceId>
   members add <workspaceId> --email <email> --role <role> [--first-name ..] [--last-name ..]
               [--title ..] [--phone-number ..] [--profile-picture <url>] [--status <active|invited|inactive>]
   members erase <memberId>               destroy the member's key: personal data reads as erased everywhere
+  api-keys list --workspace <workspaceId>   id, name, scope, status, created, last used (never a secret)
   api-keys create <workspaceId> --name <name> --scope <read_only|full_access>
   api-keys deactivate <keyId>
+  operators create --name <name> --role <operator|auditor>
+                                         a named operator credential; its token is printed once
+  operators list                         every operator credential (never a token)
+  operators revoke <operatorId>          refused from the next request on
   dashboard-link --workspace <workspaceId> --member <memberId>
                                          a one-time sign-in link to the workspace dashboard for that
                                          member (printed alone on stdout; valid once, 15 minutes)
@@ -53,8 +62,9 @@ const USAGE = `Usage: workspace-ops <command> [options]   (from a checkout: npm 
   backup <directory>                     copy DATA_DIR into a new directory while the service runs:
                                          SQLite's online backup of each store, and the key files
 
-Global options: --url <base url> (default http://127.0.0.1:$PORT), --token <admin token>
-(default $ADMIN_TOKEN, else the token saved in $DATA_DIR/admin-token).
+Global options: --url <base url> (default http://127.0.0.1:$PORT), --token <admin token or operator
+credential> (default $ADMIN_TOKEN, else the token saved in $DATA_DIR/admin-token). The list commands
+print a table, or the service's JSON with --json; --cursor <cursor> asks for the next page.
 `;
 
 const OPTIONS = {
@@ -76,6 +86,9 @@ const OPTIONS = {
   member: { type: 'string' },
   stream: { type: 'string' },
   all: { type: 'boolean' },
+  json: { type: 'boolean' },
+  q: { type: 'string' },
+  cursor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,7 +125,23 @@ function route(positionals: string[], values: Values): { method: string; path: s
     if (!id) throw new UsageError(`${group} ${action} needs a ${what}`);
     return encodeURIComponent(id);
   };
+  const needWorkspace = () => {
+    if (typeof values.workspace !== 'string') throw new UsageError(`${group} list needs --workspace <workspaceId>`);
+    return encodeURIComponent(values.workspace);
+  };
   switch (`${group} ${action}`) {
+    case 'workspaces list':
+      return { method: 'GET', path: `/workspaces${queryOf({ q: values.q, cursor: values.cursor })}` };
+    case 'api-keys list':
+      return { method: 'GET', path: `/workspaces/${needWorkspace()}/api-keys${queryOf({ cursor: values.cursor })}` };
+    case 'members list':
+      return { method: 'GET', path: `/workspaces/${needWorkspace()}/members${queryOf({ cursor: values.cursor })}` };
+    case 'operators create':
+      return { method: 'POST', path: '/operators', body: pick(values, { name: 'name', role: 'role' }) };
+    case 'operators list':
+      return { method: 'GET', path: '/operators' };
+    case 'operators revoke':
+      return { method: 'POST', path: `/operators/${needId('operator credential id')}/revoke` };
     case 'workspaces create':
       return {
         method: 'POST',
@@ -182,6 +211,12 @@ function route(positionals: string[], values: Values): { method: string; path: s
     default:
       throw new UsageError(`Unknown command: ${positionals.join(' ') || '(none)'}`);
   }
+}
+
+/** `?a=1&b=2` of the options given, or nothing. */
+function queryOf(params: Record<string, string | boolean | undefined>): string {
+  const given = Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return given.length === 0 ? '' : `?${new URLSearchParams(given).toString()}`;
 }
 
 function limitField(values: Values) {
@@ -263,6 +298,8 @@ export async function runCli(argv: string[]): Promise<number> {
       );
       return result.outcome === 'applied' ? 0 : 1;
     }
+    const table = values.json ? undefined : TABLES[command];
+    if (table) return printList(result, table);
     if (command === 'projections rebuild') return followRebuild(base, adminToken(values), result.projections);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (command === 'events verify') return result.differences.length === 0 ? 0 : 1;
@@ -337,6 +374,75 @@ function printStatus(result: { role?: string; projections: Status[] }): number {
   const header = ['projection', 'checkpoint', 'head', 'lag', 'last rebuild'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);
+  return 0;
+}
+
+const when = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString() : '-');
+const text = (value: unknown) => (value === null || value === undefined ? '-' : String(value));
+
+/** How each list command prints its answer: the list's field, then each column's header and cell. */
+const TABLES: Record<string, { field: string; columns: [string, (row: Record<string, unknown>) => string][] }> = {
+  'workspaces list': {
+    field: 'workspaces',
+    columns: [
+      ['id', (w) => text(w.id)],
+      ['name', (w) => text(w.name)],
+      ['plan', (w) => text(w.plan)],
+      ['projects', (w) => `${text(w.projects_used)}/${w.project_limit === null ? 'unlimited' : text(w.project_limit)}`],
+      ['api keys', (w) => `${text(w.active_api_keys)} active of ${text(w.api_keys)}`],
+      ['members', (w) => text(w.members)],
+      ['created', (w) => when(w.created)],
+    ],
+  },
+  'api-keys list': {
+    field: 'api_keys',
+    columns: [
+      ['id', (k) => text(k.id)],
+      ['name', (k) => text(k.name)],
+      ['scope', (k) => text(k.scope)],
+      ['status', (k) => text(k.status)],
+      ['created', (k) => when(k.created)],
+      ['last used', (k) => when(k.last_used_at)],
+    ],
+  },
+  'members list': {
+    field: 'members',
+    columns: [
+      ['id', (m) => text(m.id)],
+      ['email', (m) => text(m.email)],
+      ['name', (m) => [m.first_name, m.last_name].filter((n) => typeof n === 'string').join(' ') || '-'],
+      ['role', (m) => text(m.role)],
+      ['status', (m) => text(m.status)],
+      ['added', (m) => when(m.created)],
+    ],
+  },
+  'operators list': {
+    field: 'operators',
+    columns: [
+      ['id', (o) => text(o.id)],
+      ['name', (o) => text(o.name)],
+      ['role', (o) => text(o.role)],
+      ['status', (o) => text(o.status)],
+      ['created', (o) => when(o.created)],
+      ['revoked', (o) => when(o.revoked_at)],
+    ],
+  },
+};
+
+/** A list as a table on stdout; where the next page starts on stderr. */
+function printList(result: Record<string, unknown>, table: (typeof TABLES)[string]): number {
+  const items = result[table.field] as Record<string, unknown>[];
+  const header = table.columns.map(([name]) => name);
+  const rows = items.map((item) => table.columns.map(([, cell]) => cell(item)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  if (typeof result.cursor === 'string') process.stderr.write(`More: add --cursor ${result.cursor}\n`);
   return 0;
 }
 

@@ -26,11 +26,16 @@ export * from './workspaces/deactivate-api-key/deactivate-api-key.command';
 export * from './workspaces/deactivate-api-key/deactivate-api-key.handler';
 export * from './workspaces/erase-member/erase-member.command';
 export * from './workspaces/erase-member/erase-member.handler';
+export * from './workspaces/list-workspaces/list-workspaces.query';
+export * from './workspaces/list-workspaces/list-workspaces.handler';
+export * from './workspaces/get-workspace/get-workspace.query';
+export * from './workspaces/get-workspace/get-workspace.handler';
 export * from './workspaces/change-status-labels/change-status-labels.command';
 export * from './workspaces/change-status-labels/change-status-labels.handler';
 export * from './workspaces/get-status-labels/get-status-labels.query';
 export * from './workspaces/get-status-labels/get-status-labels.handler';
 export * from './privacy/personal-data-vault';
+export * from './operators/operator-credentials';
 export * from './projects/project.projector';
 export * from './projects/create-project/create-project.command';
 export * from './projects/create-project/create-project.handler';
@@ -61,6 +66,8 @@ import { CreateWorkspaceHandler } from './workspaces/create-workspace/create-wor
 import { DeactivateApiKeyHandler } from './workspaces/deactivate-api-key/deactivate-api-key.handler';
 import { EraseMemberHandler } from './workspaces/erase-member/erase-member.handler';
 import { UpdateWorkspaceHandler } from './workspaces/update-workspace/update-workspace.handler';
+import { ListWorkspacesHandler } from './workspaces/list-workspaces/list-workspaces.handler';
+import { GetWorkspaceHandler } from './workspaces/get-workspace/get-workspace.handler';
 import { CreateProjectHandler } from './projects/create-project/create-project.handler';
 import { UpdateProjectHandler } from './projects/update-project/update-project.handler';
 import { ArchiveProjectHandler } from './projects/archive-project/archive-project.handler';
@@ -77,6 +84,8 @@ export const WORKSPACE_HANDLERS = [
   CreateApiKeyHandler,
   DeactivateApiKeyHandler,
   EraseMemberHandler,
+  ListWorkspacesHandler,
+  GetWorkspaceHandler,
 ];
 export const PROJECT_HANDLERS = [
   CreateProjectHandler,
@@ -190,3 +199,4 @@ export * from './projects/slots/slot-ledger.projector';
 export * from './projects/slots/slot-reconciler';
 export * from './ledger/merkle';
 export * from './ledger/ledger';
+export * from './console/console-access';

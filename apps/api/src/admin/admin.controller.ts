@@ -23,7 +23,7 @@ import {
   WORKSPACE_MESSAGES,
   WORKSPACE_NOT_FOUND,
 } from '@app/domain';
-import { Ctx, OperatorOnly } from '../http/auth';
+import { Ctx, OperatorOnly, RequiresRole } from '../http/auth';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import type { AppConfig } from '../config';
 import { APP_CONFIG } from '../tokens';
@@ -50,6 +50,7 @@ export class AdminController {
   ) {}
 
   @Post('workspaces')
+  @RequiresRole('operator')
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: IdBody, example: { id: EXAMPLE.workspaceId } })
@@ -67,6 +68,7 @@ export class AdminController {
   }
 
   @Patch('workspaces/:workspaceId')
+  @RequiresRole('operator')
   @ApiOperation({ summary: "Change a workspace's plan or project limit" })
   @ApiIdParam('workspaceId', 'Workspace id', EXAMPLE.workspaceId)
   @ApiOkResponse({ type: MessageBody, example: { message: WORKSPACE_ANSWERS.updated } })
@@ -86,6 +88,7 @@ export class AdminController {
   }
 
   @Post('workspaces/:workspaceId/members')
+  @RequiresRole('operator')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Add a team member',
@@ -117,6 +120,7 @@ export class AdminController {
   }
 
   @Post('workspaces/:workspaceId/api-keys')
+  @RequiresRole('operator')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create an API key',
@@ -134,6 +138,7 @@ export class AdminController {
   }
 
   @Post('workspaces/:workspaceId/members/:memberId/dashboard-links')
+  @RequiresRole('operator')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Mint a dashboard sign-in link for a member',
@@ -156,6 +161,7 @@ export class AdminController {
 
   /** Right to be forgotten: the member's personal data becomes unreadable everywhere; history stays. */
   @Post('members/:memberId/erase')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: "Erase a member's personal data",
@@ -171,6 +177,7 @@ export class AdminController {
   }
 
   @Post('api-keys/:keyId/deactivate')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Deactivate an API key',

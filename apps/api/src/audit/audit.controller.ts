@@ -11,7 +11,7 @@ import {
   ListRequestEventsQuery,
 } from '@app/application';
 import { validationError } from '@app/domain';
-import { OperatorOnly } from '../http/auth';
+import { OperatorOnly, RequiresRole } from '../http/auth';
 import { millisMessage, singleQueryValue } from '../http/query-params';
 import { ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
@@ -106,6 +106,7 @@ export class AuditController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('events')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'The audit feed across workspaces',
     description:
@@ -126,6 +127,7 @@ export class AuditController {
   }
 
   @Get('requests/:requestId/events')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: "One request's events",
     description:
@@ -141,6 +143,7 @@ export class AuditController {
 
   /** NDJSON of a stream's, a workspace's or every workspace's events, oldest first, resumable. */
   @Get('events/export')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Export events (NDJSON), filtered and resumable',
     description:

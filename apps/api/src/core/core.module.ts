@@ -3,6 +3,8 @@ import {
   ALL_PROJECTORS,
   API_KEY_USAGE_STORE,
   ApiKeyAuthenticator,
+  OPERATOR_CREDENTIAL_STORE,
+  OperatorCredentials,
   ApiKeyUsageRecorder,
   CheckpointPoller,
   CLOCK,
@@ -34,6 +36,7 @@ import { nodeProcessHost } from './node-process-host';
 import { ServiceMetrics } from '../observability/metrics';
 import {
   openApiKeyUsageStore,
+  openOperatorCredentialStore,
   openEventStore,
   openReadModelStore,
   openSnapshotStore,
@@ -56,6 +59,7 @@ const SHARED = [
   EventSourcedRepository,
   ApiKeyAuthenticator,
   ApiKeyUsageRecorder,
+  OperatorCredentials,
   SUBJECT_KEY_STORE,
   PersonalDataVault,
 ];
@@ -130,6 +134,8 @@ export class CoreModule {
         { provide: API_KEY_USAGE_STORE, useFactory: () => openApiKeyUsageStore(config) },
         ApiKeyUsageRecorder,
         ApiKeyAuthenticator,
+        { provide: OPERATOR_CREDENTIAL_STORE, useFactory: () => openOperatorCredentialStore(config) },
+        OperatorCredentials,
         {
           provide: SlotReconciler,
           useFactory: (repository: EventSourcedRepository, read: ReadModelStore, clock: Clock) =>

@@ -24,25 +24,43 @@ export const NO_STORE = 'no-store';
 export const SESSION_COOKIE = 'dashboard_session';
 export const SESSION_COOKIE_PATH = '/dashboard';
 
-/** The session cookie as a request sends it (cookie header syntax of RFC 6265), if any. */
-export function sessionCookieOf(request: FastifyRequest): string | undefined {
+/** A session cookie of the browser front ends: the dashboard's, the console's. */
+export interface SessionCookieSpec {
+  name: string;
+  path: string;
+}
+
+const DASHBOARD_COOKIE: SessionCookieSpec = { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH };
+
+/** A cookie as a request sends it (cookie header syntax of RFC 6265), if any. */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
+/** The dashboard's session cookie as a request sends it, if any. */
+export function sessionCookieOf(request: FastifyRequest): string | undefined {
+  return cookieOf(request, SESSION_COOKIE);
+}
+
 /**
- * The session cookie: for the dashboard's paths only, never readable by scripts, never sent with a
+ * A session cookie (the dashboard's unless `spec` names another): for its front end's paths only, never readable by scripts, never sent with a
  * request another site starts, and over TLS only when the request came over TLS (`request.protocol`
  * honours TRUST_PROXY's forwarded protocol).
  */
-export function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+export function sessionCookie(
+  request: FastifyRequest,
+  value: string,
+  maxAgeSeconds: number,
+  spec: SessionCookieSpec = DASHBOARD_COOKIE,
+): string {
   const secure = request.protocol === 'https' ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${value}; Path=${SESSION_COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
+  return `${spec.name}=${value}; Path=${spec.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 /**

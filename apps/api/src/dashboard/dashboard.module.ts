@@ -53,6 +53,7 @@ import { DashboardWebhooksController } from './dashboard-webhooks.controller';
     GetStatusLabelsHandler,
     ApiKeyDailyRequestsHandler,
   ],
-  exports: [DashboardAccess],
+  // The console keeps its sessions in the same store.
+  exports: [DashboardAccess, DASHBOARD_ACCESS_STORE],
 })
 export class DashboardModule {}

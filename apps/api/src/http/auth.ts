@@ -7,6 +7,10 @@ import {
   ApiKeyAuthenticator,
   AuthResult,
   CommandContext,
+  OPERATOR_TOKEN_PREFIX,
+  OperatorCredentials,
+  OperatorIdentity,
+  OperatorRole,
   Principal,
   ReadConsistency,
 } from '@app/application';
@@ -42,6 +46,9 @@ class OperatorToken {
   }
 }
 
+/** The bootstrap ADMIN_TOKEN: an operator, with no credential id. */
+const ADMIN_TOKEN_IDENTITY = { id: null, name: 'ADMIN_TOKEN', role: 'operator' } as const;
+
 /**
  * Who sent a request, resolved once from its bearer credential by the first hook of the pipeline
  * (http/pipeline.ts) and only read after it: by the rate limiter (whose counter), idempotency
@@ -51,8 +58,13 @@ class OperatorToken {
 export interface Credentials {
   /** The bearer token as presented; undefined without one. */
   readonly presented: string | undefined;
-  /** The presented token is the operator's. */
+  /** The presented token is the operator's: the bootstrap ADMIN_TOKEN or a valid operator credential. */
   readonly operator: boolean;
+  /**
+   * Who the operator is: the credential's id, name and role; for ADMIN_TOKEN, role `operator` and
+   * no id. Null when the token is no operator's.
+   */
+  readonly operatorIdentity: OperatorIdentity | { id: null; name: string; role: 'operator' } | null;
   /**
    * An API key's check: whose key it is, or why it fails. Null for the operator's token, and when
    * the check could not be made (`unavailable` says why: the guard answers with it).
@@ -81,6 +93,7 @@ export class RequestAuthentication {
 
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly operators: OperatorCredentials,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.operatorToken = new OperatorToken(config.adminToken);
@@ -97,8 +110,23 @@ export class RequestAuthentication {
     // so an API request costs no digest of it.
     const operator = !presented?.startsWith(API_KEY_PREFIX) && this.operatorToken.matches(presented);
     if (operator) {
-      request.credentials = { presented, operator, apiKey: null };
+      request.credentials = { presented, operator, operatorIdentity: ADMIN_TOKEN_IDENTITY, apiKey: null };
       return done();
+    }
+    // An operator credential is read from its store on every request (by digest): a revocation
+    // holds from the next request on, on every process.
+    if (presented?.startsWith(OPERATOR_TOKEN_PREFIX)) {
+      this.operators.authenticate(presented).then(
+        (identity) => {
+          request.credentials = { presented, operator: identity !== null, operatorIdentity: identity, apiKey: null };
+          done();
+        },
+        (unavailable: unknown) => {
+          request.credentials = { presented, operator: false, operatorIdentity: null, apiKey: null, unavailable };
+          done();
+        },
+      );
+      return;
     }
     let checked: AuthResult | Promise<AuthResult>;
     try {
@@ -107,16 +135,16 @@ export class RequestAuthentication {
       checked = Promise.reject(unavailable);
     }
     if (!(checked instanceof Promise)) {
-      request.credentials = { presented, operator, apiKey: checked };
+      request.credentials = { presented, operator, operatorIdentity: null, apiKey: checked };
       return done();
     }
     checked.then(
       (apiKey) => {
-        request.credentials = { presented, operator, apiKey };
+        request.credentials = { presented, operator, operatorIdentity: null, apiKey };
         done();
       },
       (unavailable: unknown) => {
-        request.credentials = { presented, operator, apiKey: null, unavailable };
+        request.credentials = { presented, operator, operatorIdentity: null, apiKey: null, unavailable };
         done();
       },
     );
@@ -137,12 +165,35 @@ const AUDIENCE = 'audience';
 export const Public = () => SetMetadata(AUDIENCE, 'public');
 export const OperatorOnly = () => SetMetadata(AUDIENCE, 'operator');
 
+const REQUIRED_ROLE = 'operator_role';
+/**
+ * The least operator role a route of the operator API needs: `auditor` for the reads (every GET,
+ * and the POSTs that only verify), `operator` for everything that changes state. Every operator
+ * route declares one (test/e2e/operator-roles.e2e-spec.ts checks); a route without one needs
+ * `operator`.
+ */
+export const RequiresRole = (role: OperatorRole) => SetMetadata(REQUIRED_ROLE, role);
+
+/** The role a route handler itself declared with `RequiresRole`, if any (the OpenAPI document's 403 examples). */
+export function requiredRoleOfMethod(handler: object): OperatorRole | undefined {
+  return Reflect.getMetadata(REQUIRED_ROLE, handler) as OperatorRole | undefined;
+}
+
+/** The role a route declared with `RequiresRole`, on its handler or its controller, if any. */
+export function requiredRoleOf(reflector: Reflector, handler: object, controller: object): OperatorRole | undefined {
+  return reflector.getAllAndOverride<OperatorRole | undefined>(REQUIRED_ROLE, [
+    handler as () => void,
+    controller as () => void,
+  ]);
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 @Injectable()
 export class AuthGuard implements CanActivate {
   /** Audience per route handler: metadata never changes after start, so it is looked up once. */
   private readonly audiences = new WeakMap<object, Audience>();
+  private readonly roles = new WeakMap<object, OperatorRole>();
 
   constructor(private readonly reflector: Reflector) {}
 
@@ -156,7 +207,15 @@ export class AuthGuard implements CanActivate {
 
     if (audience === 'operator') {
       if (credentials.presented?.startsWith(API_KEY_PREFIX)) throw new AuthError('api_key_path_not_allowed');
-      if (!credentials.operator) throw new AuthError('invalid_admin_token');
+      if (!credentials.operator || !credentials.operatorIdentity) {
+        // An operator credential that could not be checked (its store unreachable) is not a wrong one.
+        if (credentials.presented?.startsWith(OPERATOR_TOKEN_PREFIX) && credentials.unavailable !== undefined)
+          throw credentials.unavailable;
+        throw new AuthError('invalid_admin_token');
+      }
+      if (credentials.operatorIdentity.role !== 'operator' && this.roleOf(context) === 'operator') {
+        throw new AuthError('operator_role_required');
+      }
       return true;
     }
 
@@ -167,6 +226,16 @@ export class AuthGuard implements CanActivate {
       throw new AuthError('read_only_access');
     }
     return true;
+  }
+
+  private roleOf(context: ExecutionContext): OperatorRole {
+    const handler = context.getHandler();
+    let role = this.roles.get(handler);
+    if (role === undefined) {
+      role = requiredRoleOf(this.reflector, handler, context.getClass()) ?? 'operator';
+      this.roles.set(handler, role);
+    }
+    return role;
   }
 
   private audienceOf(context: ExecutionContext): Audience {
@@ -196,8 +265,13 @@ export const Ctx = createParamDecorator((_data: unknown, context: ExecutionConte
   // The guard let this request through: an API key's principal, or the operator (none).
   const principal = principalOf(request);
   const requestId = String(request.id);
+  const operatorId = request.credentials?.operatorIdentity?.id;
   return {
-    actor: principal ? { type: 'api_key', id: principal.keyId, name: principal.keyName } : OPERATOR,
+    actor: principal
+      ? { type: 'api_key', id: principal.keyId, name: principal.keyName }
+      : operatorId
+        ? { type: 'operator', id: operatorId }
+        : OPERATOR,
     workspaceId: principal?.workspaceId ?? null,
     requestId,
     causationId: requestId,

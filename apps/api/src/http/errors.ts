@@ -10,6 +10,8 @@ export const AUTH_FAILURES = {
   enterprise_required: 'API keys require an Enterprise plan',
   api_key_path_not_allowed: 'API key access not allowed for this endpoint',
   invalid_admin_token: 'Invalid admin token',
+  operator_role_required:
+    'This credential has the auditor role, which may only read: this request needs the operator role',
 } as const;
 export type AuthCode = keyof typeof AUTH_FAILURES;
 

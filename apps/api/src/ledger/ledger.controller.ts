@@ -9,7 +9,7 @@ import {
   projectorOnlyMessage,
 } from '@app/application';
 import { conflict, validationError } from '@app/domain';
-import { OperatorOnly } from '../http/auth';
+import { OperatorOnly, RequiresRole } from '../http/auth';
 import { HttpProblem } from '../http/errors';
 import { ApiCursorQuery, ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import { ErrorBody } from '../openapi/schemas/common.schema';
@@ -59,6 +59,7 @@ export class LedgerController {
   constructor(private readonly ledger: Ledger) {}
 
   @Post('heads')
+  @RequiresRole('auditor')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Sign a head of the log',
@@ -80,6 +81,7 @@ export class LedgerController {
   }
 
   @Get('heads')
+  @RequiresRole('auditor')
   @ApiOperation({ summary: 'Heads kept, newest first', description: 'Signed on demand and periodically.' })
   @ApiCursorQuery()
   @ApiOkResponse({ type: SignedHeadListSchema })
@@ -90,6 +92,7 @@ export class LedgerController {
   }
 
   @Get('public-key')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'The public key that verifies heads',
     description: 'Ed25519; `public_key` is the base64 of its raw 32 bytes.',
@@ -100,6 +103,7 @@ export class LedgerController {
   }
 
   @Get('proofs/inclusion')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Inclusion proof of an event',
     description:
@@ -125,6 +129,7 @@ export class LedgerController {
   }
 
   @Get('proofs/consistency')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Consistency proof between two sizes',
     description:
@@ -143,6 +148,7 @@ export class LedgerController {
 
   /** `events export --all`: a header line (the public key, the log's size), then every event with its leaf data. */
   @Get('export')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Export the whole history with its leaf data (NDJSON)',
     description:
@@ -158,6 +164,7 @@ export class LedgerController {
   }
 
   @Post('verify')
+  @RequiresRole('auditor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Verify the log against the events as stored',
@@ -169,6 +176,7 @@ export class LedgerController {
   }
 
   @Post('rebuild')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rebuild the log from the event store',

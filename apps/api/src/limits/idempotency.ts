@@ -225,9 +225,15 @@ function opened(response: StoredResponse, sealer: ResponseSealer, record: string
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Whose keys these are: an active API key's, or the operator's; undefined for anyone else. */
+/**
+ * Whose keys these are: an active API key's, or an operator's (each operator credential its own,
+ * ADMIN_TOKEN's `operator`); undefined for anyone else.
+ */
 function scopeOf(request: FastifyRequest): string | undefined {
-  if (request.credentials?.operator) return 'operator';
+  if (request.credentials?.operator) {
+    const id = request.credentials.operatorIdentity?.id;
+    return id ? `operator:${id}` : 'operator';
+  }
   const principal = principalOf(request);
   return principal ? `api_key:${principal.keyId}` : undefined;
 }

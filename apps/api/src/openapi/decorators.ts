@@ -10,6 +10,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { STALE_IF_MATCH } from '@app/application';
+import { requiredRoleOfMethod } from '../http/auth';
 import { AUTH_FAILURES, AuthCode } from '../http/errors';
 import { IF_MATCH_MESSAGES } from '../http/conditional';
 import { AuthErrorBody, ErrorBody } from './schemas/common.schema';
@@ -30,7 +31,8 @@ const AUTH_CONDITIONS: Record<AuthCode, string> = {
   read_only_access: 'A read_only key was used for a write (POST, PATCH, DELETE)',
   enterprise_required: "The key's workspace is not on the Enterprise plan",
   api_key_path_not_allowed: 'An API key (v1_...) was used on the operator API',
-  invalid_admin_token: 'The operator token is missing or wrong',
+  invalid_admin_token: 'The operator token or credential is missing, wrong or revoked',
+  operator_role_required: 'An auditor credential was used on a route that needs the operator role',
 };
 
 const forbidden = (codes: readonly AuthCode[]) =>
@@ -50,11 +52,12 @@ const forbidden = (codes: readonly AuthCode[]) =>
  * Applies a decorator of its own (`decorator()`) to every method of a controller class: a route
  * handler is a method, and on any other method swagger metadata is never read.
  */
-function forEachMethod(target: { prototype: object }, decorator: () => MethodDecorator) {
+function forEachMethod(target: { prototype: object }, decorator: (method: object) => MethodDecorator) {
   const prototype = target.prototype as Record<string, unknown>;
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-    if (name !== 'constructor' && typeof descriptor?.value === 'function') decorator()(prototype, name, descriptor);
+    if (name !== 'constructor' && typeof descriptor?.value === 'function')
+      decorator(descriptor.value as object)(prototype, name, descriptor);
   }
 }
 
@@ -75,11 +78,21 @@ export function ApiKeyAuth(): ClassDecorator {
   };
 }
 
-/** Class decorator for the operator API (`@OperatorOnly()`): the operator token, never an API key. */
+/**
+ * Class decorator for the operator API (`@OperatorOnly()`): the operator token or an operator
+ * credential, never an API key; `operator_role_required` for an auditor on a route that needs more.
+ */
 export function ApiOperatorAuth(): ClassDecorator {
   return (target) => {
     ApiBearerAuth(OPERATOR_SCHEME)(target);
-    forEachMethod(target, () => forbidden(['invalid_admin_token', 'api_key_path_not_allowed']));
+    // Method decorators run before class decorators: each route's declared role is known here.
+    forEachMethod(target, (method) =>
+      forbidden(
+        requiredRoleOfMethod(method) === 'auditor'
+          ? ['invalid_admin_token', 'api_key_path_not_allowed']
+          : ['invalid_admin_token', 'api_key_path_not_allowed', 'operator_role_required'],
+      ),
+    );
   };
 }
 

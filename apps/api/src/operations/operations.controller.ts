@@ -12,7 +12,7 @@ import {
   VerifyReadModelsCommand,
 } from '@app/application';
 import { mustBeString, validationError } from '@app/domain';
-import { OperatorOnly } from '../http/auth';
+import { OperatorOnly, RequiresRole } from '../http/auth';
 import { ApiErrors, ApiOperatorAuth } from '../openapi/decorators';
 import {
   DeadLetterListSchema,
@@ -45,6 +45,7 @@ export class OperationsController {
   ) {}
 
   @Get('projections/dead-letters')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: 'Events parked by a projection (dead letters)',
     description: 'Events a projector threw on: each projection parks its own and stays live. Retry or skip each one.',
@@ -62,6 +63,7 @@ export class OperationsController {
 
   /** Reads the event again, runs the projector on it: applied (and gone) or failed (one more attempt). */
   @Post('projections/dead-letters/:projection/:position/retry')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Retry a dead letter',
@@ -74,6 +76,7 @@ export class OperationsController {
   }
 
   @Post('projections/dead-letters/:projection/:position/skip')
+  @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Skip a dead letter',
@@ -86,6 +89,7 @@ export class OperationsController {
   }
 
   @Get('projections')
+  @RequiresRole('auditor')
   @ApiOperation({
     summary: "Each projection's checkpoint, lag and rebuild progress",
     description:
@@ -98,6 +102,7 @@ export class OperationsController {
 
   /** Starts rebuilding one projection (or all, one after the other) and answers at once. */
   @Post('projections/rebuild')
+  @RequiresRole('operator')
   @HttpCode(202)
   @ApiOperation({
     summary: 'Rebuild projections (blue/green)',
@@ -115,6 +120,7 @@ export class OperationsController {
   }
 
   @Post('events/verify')
+  @RequiresRole('auditor')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Verify the read models against a replay of the event store',

@@ -8,6 +8,7 @@ import {
   DashboardSessionRecord,
 } from '../ports/dashboard-access-store.port';
 import { READ_MODEL_STORE, ReadModelStore } from '../ports/read-model.port';
+import { CONSOLE_SESSION_SCOPE } from '../console/console-access';
 import { MEMBERS, MemberDoc, WORKSPACES, WorkspaceDoc } from '../workspaces/workspace.projector';
 
 export const DASHBOARD_SETTINGS = Symbol('DashboardSettings');
@@ -127,7 +128,8 @@ export class DashboardAccess implements OnModuleInit, OnModuleDestroy {
     if (!sessionId || !SECRET.test(sessionId)) return null;
     const now = this.clock.now();
     const session = await this.store.findSession(sha256(sessionId), now, this.settings.idleTimeoutMs);
-    if (!session) return null;
+    // The console's sessions share the store: one is no member's, and is left for the console.
+    if (!session || session.workspaceId === CONSOLE_SESSION_SCOPE) return null;
     const member = await this.member(session.workspaceId, session.memberId);
     if (!member) {
       await this.store.deleteSession(session.idHash);

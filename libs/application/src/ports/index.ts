@@ -16,3 +16,4 @@ export * from './dashboard-access-store.port';
 export * from './api-key-usage-store.port';
 export * from './ledger-store.port';
 export * from './ledger-signer.port';
+export * from './operator-credential-store.port';

@@ -1,12 +1,13 @@
 /**
  * Who caused a change: an API key of the workspace, a member of the workspace signed in to the
  * dashboard (by user id: the member's name is personal data, kept sealed elsewhere), or the
- * operator (admin API / CLI).
+ * operator (admin API / CLI): with the id of the operator credential used, none for the bootstrap
+ * ADMIN_TOKEN and the service's own background work.
  */
 export type Actor =
   | { readonly type: 'api_key'; readonly id: string; readonly name: string }
   | { readonly type: 'member'; readonly id: string }
-  | { readonly type: 'operator' };
+  | { readonly type: 'operator'; readonly id?: string };
 
 export const OPERATOR: Actor = { type: 'operator' };
 
@@ -18,7 +19,7 @@ export function actorFields(actor: Actor): Actor {
     case 'member':
       return { type: 'member', id: actor.id };
     default:
-      return { type: 'operator' };
+      return typeof actor.id === 'string' ? { type: 'operator', id: actor.id } : { type: 'operator' };
   }
 }
 

@@ -8,3 +8,4 @@ export * from './mongodb-projector-lease';
 export * from './mongodb-dashboard-access-store';
 export * from './mongodb-api-key-usage-store';
 export * from './mongodb-ledger-store';
+export * from './mongodb-operator-credential-store';

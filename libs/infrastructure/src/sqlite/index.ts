@@ -11,3 +11,4 @@ export * from './sqlite-backup';
 export * from './sqlite-dashboard-access-store';
 export * from './sqlite-api-key-usage-store';
 export * from './sqlite-ledger-store';
+export * from './sqlite-operator-credential-store';

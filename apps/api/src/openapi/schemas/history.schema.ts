@@ -24,8 +24,20 @@ export const MemberActorSchema = schemaOf(
 );
 
 export const OperatorActorSchema = schemaOf(
-  { name: 'OperatorActor', description: 'A change made by the operator (admin API or CLI).' },
-  { type: { enum: ['operator'], example: 'operator' } },
+  {
+    name: 'OperatorActor',
+    description:
+      'A change made by the operator (admin API or CLI): `id` names the operator credential used, absent for ADMIN_TOKEN.',
+  },
+  {
+    type: { enum: ['operator'], example: 'operator' },
+    id: {
+      type: String,
+      required: false,
+      description: 'The operator credential id',
+      example: 'opr_8Hj2Kl4Mn6Pq8Rs0Tu2V',
+    },
+  },
 );
 
 /** The fields of a history entry, also those of an audit feed entry (with its workspace). */
