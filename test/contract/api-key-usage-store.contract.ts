@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyUsageStore, DAY_MS } from '@app/application/ports';
+import { ApiKeyUsageStore, DAILY_REQUESTS_RETENTION_DAYS, DAY_MS } from '@app/application/ports';
 import { adapterUnderTest, OpenAdapter } from './adapter-under-test';
 
 /** The behaviour every ApiKeyUsageStore adapter must show (API keys' last use). */
@@ -56,6 +56,30 @@ export function apiKeyUsageStoreContract(name: string, open: OpenAdapter<ApiKeyU
       );
       expect(await store.dailyRequests([a], day)).toEqual([{ keyId: a, day, requests: 5 }]);
       expect(await store.dailyRequests([], 0)).toEqual([]);
+    });
+
+    it('drops the days older than the retention before the latest time a flush records', async () => {
+      const [old, recent] = [key(), key()];
+      const today = Date.UTC(2099, 0, 1);
+      const firstKept = today - (DAILY_REQUESTS_RETENTION_DAYS - 1) * DAY_MS;
+      await store.record(
+        new Map([
+          [old, firstKept - 1],
+          [recent, firstKept],
+        ]),
+        new Map([
+          [old, 5],
+          [recent, 6],
+        ]),
+      );
+      expect(await store.dailyRequests([old, recent], 0)).toHaveLength(2);
+
+      await store.record(new Map([[recent, today + 1000]]), new Map([[recent, 1]]));
+
+      expect(await store.dailyRequests([old, recent], 0)).toEqual([
+        { keyId: recent, day: firstKept, requests: 6 },
+        { keyId: recent, day: today, requests: 1 },
+      ]);
     });
   });
 }

@@ -13,6 +13,15 @@ export const DAY_MS = 86_400_000;
 /** The UTC day (its midnight, epoch milliseconds) of a time. */
 export const dayOf = (ms: number): number => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 
+/**
+ * How long a key's requests per day are kept: each flush drops the days older than this before
+ * the latest time it records, so the counts stay bounded by keys × days.
+ */
+export const DAILY_REQUESTS_RETENTION_DAYS = 90;
+
+/** The first UTC day still kept by a flush whose latest time is `latest`. */
+export const firstDayKept = (latest: number): number => dayOf(latest) - (DAILY_REQUESTS_RETENTION_DAYS - 1) * DAY_MS;
+
 /** Requests one key served on one UTC day. */
 export interface DailyRequests {
   keyId: string;
@@ -24,7 +33,8 @@ export interface DailyRequests {
 export interface ApiKeyUsageStore {
   /**
    * Records each key's use at the given epoch milliseconds (a later time never goes back) and,
-   * when given, adds each key's requests since the last flush to the UTC day of its time.
+   * when given, adds each key's requests since the last flush to the UTC day of its time. Days
+   * older than DAILY_REQUESTS_RETENTION_DAYS before the latest of these times are dropped.
    */
   record(uses: ReadonlyMap<string, number>, requests?: ReadonlyMap<string, number>): Promise<void>;
   /** The last recorded use of each of these keys that has one. */

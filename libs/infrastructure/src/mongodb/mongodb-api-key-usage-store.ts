@@ -1,5 +1,5 @@
 import { Collection } from 'mongodb';
-import { ApiKeyUsageStore, DailyRequests, dayOf } from '@app/application/ports';
+import { ApiKeyUsageStore, DailyRequests, dayOf, firstDayKept } from '@app/application/ports';
 import { MongoConnection } from './mongodb-connection';
 
 interface UsageDoc {
@@ -33,6 +33,7 @@ export class MongoApiKeyUsageStore implements ApiKeyUsageStore {
   static async connect(connection: MongoConnection): Promise<MongoApiKeyUsageStore> {
     const store = new MongoApiKeyUsageStore(connection);
     await store.daily.createIndex({ keyId: 1, day: 1 }, { name: 'key_day' });
+    await store.daily.createIndex({ day: 1 }, { name: 'day' });
     return store;
   }
 
@@ -44,6 +45,7 @@ export class MongoApiKeyUsageStore implements ApiKeyUsageStore {
       })),
       { ordered: false },
     );
+    await this.daily.deleteMany({ day: { $lt: firstDayKept(Math.max(...uses.values())) } });
     const counted = [...uses].filter(([keyId]) => (requests.get(keyId) ?? 0) > 0);
     if (counted.length === 0) return;
     await this.daily.bulkWrite(

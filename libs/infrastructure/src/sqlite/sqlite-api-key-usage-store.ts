@@ -1,6 +1,6 @@
 import Database from './sqlite-driver';
 import { openSharedFile } from './sqlite-open';
-import { ApiKeyUsageStore, DailyRequests, dayOf } from '@app/application/ports';
+import { ApiKeyUsageStore, DailyRequests, dayOf, firstDayKept } from '@app/application/ports';
 
 /**
  * API keys' last use and requests per day in `DATA_DIR/dashboard.db`, beside the dashboard's
@@ -11,6 +11,7 @@ export class SqliteApiKeyUsageStore implements ApiKeyUsageStore {
   private readonly db: Database.Database;
   private readonly upsert: Database.Statement<[string, number]>;
   private readonly addRequests: Database.Statement<[string, number, number]>;
+  private readonly dropDaysBefore: Database.Statement<[number]>;
   private readonly recordAll: (uses: ReadonlyMap<string, number>, requests: ReadonlyMap<string, number>) => void;
 
   constructor(file: string) {
@@ -27,16 +28,21 @@ export class SqliteApiKeyUsageStore implements ApiKeyUsageStore {
       `INSERT INTO api_key_daily_requests (key_id, day, requests) VALUES (?, ?, ?)
        ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + excluded.requests`,
     );
+    this.db.exec('CREATE INDEX IF NOT EXISTS api_key_daily_requests_day ON api_key_daily_requests (day)');
+    this.dropDaysBefore = this.db.prepare('DELETE FROM api_key_daily_requests WHERE day < ?');
     this.upsert = this.db.prepare(
       `INSERT INTO api_key_usage (key_id, last_used_at) VALUES (?, ?)
        ON CONFLICT (key_id) DO UPDATE SET last_used_at = max(last_used_at, excluded.last_used_at)`,
     );
     this.recordAll = this.db.transaction((uses: ReadonlyMap<string, number>, requests: ReadonlyMap<string, number>) => {
+      let latest = 0;
       for (const [keyId, at] of uses) {
         this.upsert.run(keyId, at);
         const count = requests.get(keyId);
         if (count) this.addRequests.run(keyId, dayOf(at), count);
+        latest = Math.max(latest, at);
       }
+      this.dropDaysBefore.run(firstDayKept(latest));
     });
   }
 
