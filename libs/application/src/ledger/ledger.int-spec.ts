@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStore, LedgerSigner, NewEvent } from '@app/application/ports';
 import { SqliteEventStore, SqliteLedgerStore } from '@app/infrastructure/sqlite';
-import { Ledger } from './ledger';
+import { Ledger, LedgerSourceMismatchError } from './ledger';
 
 /*
  * The proofs the service hands out, checked by an implementation of RFC 9162 written here from
@@ -368,5 +368,92 @@ describe('Ledger on the projector: the build loop and periodic heads', () => {
       await events.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Ledger and the event store it was built from', () => {
+  const event = (id: string) =>
+    ({
+      id,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: {},
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
+  let dir: string;
+  let storeA: SqliteEventStore;
+  let storeB: SqliteEventStore;
+  let ledgerFile: string;
+  const open: SqliteLedgerStore[] = [];
+  const ledgerStore = () => {
+    const store = new SqliteLedgerStore(ledgerFile);
+    open.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-source-'));
+    ledgerFile = join(dir, 'ledger.db');
+    storeA = new SqliteEventStore(join(dir, 'a.db'), { writer: 'inline' });
+    storeB = new SqliteEventStore(join(dir, 'b.db'), { writer: 'inline' });
+    for (const store of [storeA, storeB]) {
+      await store.appendToStream('s', [event(`${store === storeA ? 'a' : 'b'}-1`)], { expectedRevision: 'no_stream' });
+    }
+  });
+
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    await storeA.close();
+    await storeB.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records the store it is built from, and refuses to run on another while it holds leaves', async () => {
+    const store = ledgerStore();
+    const built = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
+    await built.checkSource();
+    expect(await store.source()).toEqual(await storeA.identity());
+    while ((await built.step()) > 0);
+    await built.checkSource();
+
+    for (const role of ['projector', 'replica'] as const) {
+      const other = new Ledger(storeB, ledgerStore(), signer, { headIntervalMs: 0, role });
+      const refused = await other.checkSource().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(LedgerSourceMismatchError);
+      expect((refused as Error).message).toContain(`built from event store sqlite ${(await storeA.identity()).id}`);
+      expect((refused as Error).message).toContain(`is sqlite ${(await storeB.identity()).id}`);
+    }
+    expect(await store.source()).toEqual(await storeA.identity());
+  });
+
+  it('stamps a log that holds leaves but no stamp with the store it runs on (projector only)', async () => {
+    const store = ledgerStore();
+    const unstamped = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
+    while ((await unstamped.step()) > 0);
+    await new Ledger(storeA, store, signer, { headIntervalMs: 0, role: 'replica' }).checkSource();
+    expect(await store.source()).toBeNull();
+    await unstamped.checkSource();
+    expect(await store.source()).toEqual(await storeA.identity());
+  });
+
+  it('takes an empty log stamped with another store, and a rebuild stamps the store it read', async () => {
+    const store = ledgerStore();
+    await store.stampSource(await storeA.identity());
+    const onB = new Ledger(storeB, store, signer, { headIntervalMs: 0 });
+    await onB.checkSource();
+    expect(await store.source()).toEqual(await storeB.identity());
+
+    await store.stampSource(await storeA.identity());
+    await onB.rebuild();
+    expect(await store.source()).toEqual(await storeB.identity());
+    expect((await store.state()).size).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import Database from './sqlite-driver';
 import { StatementsByLimit } from './sqlite-limit';
 import { openSharedFile } from './sqlite-open';
 import {
+  EventStoreIdentity,
   LedgerConflictError,
   LedgerLeaf,
   LedgerState,
@@ -35,6 +36,8 @@ export class SqliteLedgerStore implements LedgerStore {
     addHead: Database.Statement<[number, string, string, string, string]>;
     heads: StatementsByLimit<Database.Statement<[number], HeadRow>>;
     countHeads: Database.Statement<[], number>;
+    source: Database.Statement<[], [string, string]>;
+    stampSource: Database.Statement<[string, string]>;
   };
   private readonly appendTx: Database.Transaction<(leaves: LedgerLeaf[], next: LedgerState) => void>;
 
@@ -52,6 +55,9 @@ export class SqliteLedgerStore implements LedgerStore {
       CREATE TABLE IF NOT EXISTS ledger_heads (
         seq INTEGER PRIMARY KEY AUTOINCREMENT, size INTEGER NOT NULL, root TEXT NOT NULL, signed_at TEXT NOT NULL,
         key_id TEXT NOT NULL, signature TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS ledger_source (
+        id INTEGER PRIMARY KEY CHECK (id = 1), kind TEXT NOT NULL, store_id TEXT NOT NULL
       );
     `);
     this.stmt = {
@@ -82,6 +88,11 @@ export class SqliteLedgerStore implements LedgerStore {
           .raw(),
       ),
       countHeads: this.db.prepare<[], number>('SELECT count(*) FROM ledger_heads').pluck(),
+      source: this.db.prepare<[], [string, string]>('SELECT kind, store_id FROM ledger_source').raw(),
+      stampSource: this.db.prepare(
+        `INSERT INTO ledger_source (id, kind, store_id) VALUES (1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, store_id = excluded.store_id`,
+      ),
     };
     this.appendTx = this.db.transaction((leaves: LedgerLeaf[], next: LedgerState) => {
       const stored = this.stmt.state.get()?.[0] ?? 0;
@@ -134,6 +145,15 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async countHeads(): Promise<number> {
     return this.stmt.countHeads.get()!;
+  }
+
+  async source(): Promise<EventStoreIdentity | null> {
+    const row = this.stmt.source.get();
+    return row ? { kind: row[0], id: row[1] } : null;
+  }
+
+  async stampSource(store: EventStoreIdentity): Promise<void> {
+    this.stmt.stampSource.run(store.kind, store.id);
   }
 
   async clearLeaves(): Promise<void> {
