@@ -260,14 +260,17 @@ export function openWebhookTransport(options: {
 
 /**
  * The ledger (docs/ledger.md) follows the read store: DATA_DIR/ledger.db on the embedded default,
- * the `ledger_*` collections beside the read models on MongoDB.
+ * the `ledger_*` collections beside the read models on MongoDB. The projector, the log's one
+ * writer, appends to the embedded file from a worker thread.
  */
 export async function openLedgerStore(config: AppConfig): Promise<LedgerStore> {
   if (config.readStore === 'mongodb') {
     const { MongoLedgerStore } = await import('@app/infrastructure/mongodb');
     return MongoLedgerStore.connect(await mongoConnection(config));
   }
-  return new SqliteLedgerStore(join(config.dataDir, 'ledger.db'));
+  return new SqliteLedgerStore(join(config.dataDir, 'ledger.db'), {
+    writer: config.projections === 'external' ? 'inline' : 'worker',
+  });
 }
 
 /** Kept in DATA_DIR beside the other keys; every process of a deployment needs the same file. */

@@ -1,6 +1,9 @@
+import { join } from 'node:path';
 import Database from './sqlite-driver';
 import { StatementsByLimit } from './sqlite-limit';
+import { HASH_BYTES, LedgerAppend, LedgerAppendResult, openLedgerAppender } from './sqlite-ledger-writer.worker';
 import { openSharedFile } from './sqlite-open';
+import { SqliteWorkerThread } from './sqlite-worker-thread';
 import {
   EventStoreIdentity,
   LedgerConflictError,
@@ -22,14 +25,20 @@ type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId
  * agree and the builder continues from the stored checkpoint. synchronous=NORMAL (WAL): a commit
  * costs no fsync on the projector's event loop; a power cut may lose the last appends (never
  * tear one), which the next start recomputes from the events to the same leaves.
+ *
+ * Appends are written by sqlite-ledger-writer.worker.js, on a worker thread of their own with
+ * `writer: 'worker'` (the projector's choice: a batch's inserts and commit stay off the event loop
+ * the API's requests share) or inline on this connection (the default: tools and tests).
  */
+export interface SqliteLedgerStoreOptions {
+  writer?: 'worker' | 'inline';
+}
+
 export class SqliteLedgerStore implements LedgerStore {
   private readonly db: Database.Database;
   private readonly stmt: {
     state: Database.Statement<[], [number, number, string]>;
     size: Database.Statement<[], number>;
-    insertLeaf: Database.Statement<[number, number, string, Buffer]>;
-    putState: Database.Statement<[number, number, string]>;
     hashes: Database.Statement<[number, number], Buffer>;
     atPosition: Database.Statement<[number], LeafRow>;
     ofEvent: Database.Statement<[string], LeafRow>;
@@ -39,9 +48,10 @@ export class SqliteLedgerStore implements LedgerStore {
     source: Database.Statement<[], [string, string]>;
     stampSource: Database.Statement<[string, string]>;
   };
-  private readonly appendTx: Database.Transaction<(leaves: LedgerLeaf[], next: LedgerState) => void>;
+  private readonly writeAppend: (append: LedgerAppend) => Promise<LedgerAppendResult>;
+  private writerThread: SqliteWorkerThread<LedgerAppend, LedgerAppendResult> | null = null;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteLedgerStoreOptions = {}) {
     this.db = openSharedFile(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS ledger_leaves (
@@ -63,11 +73,6 @@ export class SqliteLedgerStore implements LedgerStore {
     this.stmt = {
       state: this.db.prepare<[], [number, number, string]>('SELECT size, checkpoint, frontier FROM ledger_state').raw(),
       size: this.db.prepare<[], number>('SELECT count(*) FROM ledger_leaves').pluck(),
-      insertLeaf: this.db.prepare('INSERT INTO ledger_leaves (idx, position, event_id, hash) VALUES (?, ?, ?, ?)'),
-      putState: this.db.prepare(
-        `INSERT INTO ledger_state (id, size, checkpoint, frontier) VALUES (1, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET size = excluded.size, checkpoint = excluded.checkpoint, frontier = excluded.frontier`,
-      ),
       hashes: this.db
         .prepare<[number, number], Buffer>('SELECT hash FROM ledger_leaves WHERE idx >= ? AND idx < ? ORDER BY idx')
         .pluck(),
@@ -94,13 +99,20 @@ export class SqliteLedgerStore implements LedgerStore {
          ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, store_id = excluded.store_id`,
       ),
     };
-    this.appendTx = this.db.transaction((leaves: LedgerLeaf[], next: LedgerState) => {
-      const stored = this.stmt.state.get()?.[0] ?? 0;
-      const first = leaves.length > 0 ? leaves[0].index : next.size;
-      if (first !== stored || next.size !== first + leaves.length) throw new LedgerConflictError(first, stored);
-      for (const leaf of leaves) this.stmt.insertLeaf.run(leaf.index, leaf.position, leaf.eventId, leaf.hash);
-      this.stmt.putState.run(next.size, next.checkpoint, JSON.stringify(next.frontier.map((h) => h.toString('hex'))));
-    });
+    if (options.writer === 'worker') {
+      // Started with the first append: only the projector appends, a replica never does.
+      this.writeAppend = (append) => {
+        this.writerThread ??= new SqliteWorkerThread<LedgerAppend, LedgerAppendResult>(
+          join(__dirname, 'sqlite-ledger-writer.worker.js'),
+          { ledgerFile: file },
+          'Ledger append',
+        );
+        return this.writerThread.call(append);
+      };
+    } else {
+      const inline = openLedgerAppender(this.db);
+      this.writeAppend = async (append) => inline.append(append);
+    }
   }
 
   async state(): Promise<LedgerState> {
@@ -114,7 +126,19 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   async append(leaves: LedgerLeaf[], next: LedgerState): Promise<void> {
-    this.appendTx.immediate(leaves, next);
+    const first = leaves.length > 0 ? leaves[0].index : next.size;
+    const hashes = Buffer.alloc(leaves.length * HASH_BYTES);
+    leaves.forEach((leaf, i) => leaf.hash.copy(hashes, i * HASH_BYTES));
+    const result = await this.writeAppend({
+      first,
+      hashes,
+      positions: leaves.map((leaf) => leaf.position),
+      eventIds: leaves.map((leaf) => leaf.eventId),
+      size: next.size,
+      checkpoint: next.checkpoint,
+      frontier: JSON.stringify(next.frontier.map((h) => h.toString('hex'))),
+    });
+    if (result) throw new LedgerConflictError(first, result.conflict);
   }
 
   async leafHashes(start: number, end: number): Promise<Buffer[]> {
@@ -165,6 +189,7 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   async close(): Promise<void> {
+    await this.writerThread?.close();
     this.db.close();
   }
 }
