@@ -3,9 +3,10 @@
  * `node bench/ledger-build.js [events]` (default 1,000,000): the cost of building the ledger
  * (docs/ledger.md) over a large history. Seeds an embedded event store straight through the SQLite
  * adapter (bench/seed-events.js: projects created then updated), then builds the log from empty
- * with the service's own Ledger over the SQLite stores, appending on the writer thread as the
- * projector does, and reports events per second and the peak RSS; then one inclusion proof, one
- * consistency proof and a verification at that size. Run on the built service (`npm run build` first).
+ * with the service's own Ledger over the SQLite stores, read, hashed and appended on the writer
+ * thread as the projector does, and reports events per second and the peak RSS; then one
+ * inclusion proof, one consistency proof and a verification at that size. Run on the built
+ * service (`npm run build` first).
  */
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -33,7 +34,10 @@ async function main() {
     const { Ledger } = dist('libs/application/src/ledger/ledger');
     const { Ed25519LedgerSigner } = dist('libs/infrastructure/src/ledger');
     const store = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
-    const ledgerStore = new SqliteLedgerStore(join(dir, 'ledger.db'), { writer: 'worker' });
+    const ledgerStore = new SqliteLedgerStore(join(dir, 'ledger.db'), {
+      writer: 'worker',
+      eventsFile: join(dir, 'events.db'),
+    });
     const ledger = new Ledger(store, ledgerStore, Ed25519LedgerSigner.fromKeyFile(join(dir, 'ledger-signing.key')), {
       headIntervalMs: 0,
     });

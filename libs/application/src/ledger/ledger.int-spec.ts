@@ -457,3 +457,63 @@ describe('Ledger and the event store it was built from', () => {
     expect((await store.state()).size).toBe(1);
   });
 });
+
+describe("Ledger built by the embedded store's writer (buildNext)", () => {
+  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
+  const event = (i: number) =>
+    ({
+      id: `w-${i}`,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: { i, text: 'é' },
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+
+  it.each(['inline', 'worker'] as const)(
+    "gives the same leaves, root and state as the event loop's own step (%s), and resumes",
+    async (writer) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ledger-build-next-'));
+      const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+      const own = new SqliteLedgerStore(join(dir, 'own.db'));
+      const built = new SqliteLedgerStore(join(dir, 'built.db'), { writer, eventsFile: join(dir, 'events.db') });
+      try {
+        const append = (from: number, count: number) =>
+          events.appendToStreams(
+            Array.from({ length: count }, (_, i) => ({
+              streamId: `w-${from + i}`,
+              events: [event(from + i)],
+              expectedRevision: 'no_stream' as const,
+            })),
+          );
+        await append(0, 1500);
+        const byLoop = new Ledger(events, own, signer, { headIntervalMs: 0 });
+        const byWriter = new Ledger(events, built, signer, { headIntervalMs: 0 });
+        expect(built.buildNext).toBeDefined();
+        expect(await byWriter.step()).toBe(1000);
+        expect(await byWriter.step()).toBe(500);
+        expect(await byWriter.step()).toBe(0);
+        await append(1500, 37);
+        while ((await byWriter.step()) > 0);
+        while ((await byLoop.step()) > 0);
+        expect(await built.state()).toEqual(await own.state());
+        expect(await built.leafHashes(0, 2000)).toEqual(await own.leafHashes(0, 2000));
+        expect(await built.leafOfEvent('w-1536')).toEqual(await own.leafOfEvent('w-1536'));
+        expect((await byWriter.verify()).matches).toBe(true);
+        const proof = await byWriter.inclusion({ eventId: 'w-700' });
+        expect(proof).toEqual(await byLoop.inclusion({ eventId: 'w-700' }));
+      } finally {
+        await built.close();
+        await own.close();
+        await events.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -241,6 +241,12 @@ export class Ledger {
   }
 
   private async stepOnce(): Promise<number> {
+    if (this.store.buildNext) {
+      const built = await this.store.buildNext(LEDGER_BATCH);
+      this.state = built.state;
+      if (built.appended > 0) this.settleWaiters();
+      return built.appended;
+    }
     const state = (this.state ??= await this.store.state());
     const batch = await this.events.readAllStored({ after: state.checkpoint, maxCount: LEDGER_BATCH });
     if (batch.length === 0) return 0;

@@ -58,6 +58,13 @@ export interface LedgerStore {
    * in one atomic write; a LedgerConflictError if the stored size is not the first index.
    */
   append(leaves: LedgerLeaf[], next: LedgerState): Promise<void>;
+  /**
+   * Present on an adapter that reads the event store the log is built from by itself (the embedded
+   * one, on its writer thread): hashes and appends up to `maxCount` events after the stored
+   * checkpoint, as the Ledger's own step would (the same leaves and tree, from the same code),
+   * and answers how many it appended and the state after them.
+   */
+  buildNext?(maxCount: number): Promise<{ appended: number; state: LedgerState }>;
   /** The hashes of leaves [start, end), in order; callers keep ranges small (memory). */
   leafHashes(start: number, end: number): Promise<Buffer[]>;
   leafAtPosition(position: number): Promise<LedgerLeaf | undefined>;

@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import Database from './sqlite-driver';
 import { StatementsByLimit } from './sqlite-limit';
-import { HASH_BYTES, LedgerAppend, LedgerAppendResult, openLedgerAppender } from './sqlite-ledger-writer.worker';
+import {
+  HASH_BYTES,
+  LedgerAppend,
+  LedgerAppendResult,
+  LedgerBuilder,
+  LedgerBuilt,
+  openEventsReader,
+  openLedgerAppender,
+  openLedgerBuilder,
+} from './sqlite-ledger-writer.worker';
 import { openSharedFile } from './sqlite-open';
 import { SqliteWorkerThread } from './sqlite-worker-thread';
 import {
@@ -32,7 +41,14 @@ type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId
  */
 export interface SqliteLedgerStoreOptions {
   writer?: 'worker' | 'inline';
+  /**
+   * The embedded event store's file the log is built from: the writer then reads, hashes and
+   * appends each batch by itself (`buildNext`), on its thread with `writer: 'worker'`.
+   */
+  eventsFile?: string;
 }
+
+type WriterRequest = LedgerAppend | { build: number };
 
 export class SqliteLedgerStore implements LedgerStore {
   private readonly db: Database.Database;
@@ -49,7 +65,9 @@ export class SqliteLedgerStore implements LedgerStore {
     stampSource: Database.Statement<[string, string]>;
   };
   private readonly writeAppend: (append: LedgerAppend) => Promise<LedgerAppendResult>;
-  private writerThread: SqliteWorkerThread<LedgerAppend, LedgerAppendResult> | null = null;
+  private writerThread: SqliteWorkerThread<WriterRequest, LedgerAppendResult | LedgerBuilt> | null = null;
+  private eventsReader: Database.Database | null = null;
+  readonly buildNext?: (maxCount: number) => Promise<{ appended: number; state: LedgerState }>;
 
   constructor(file: string, options: SqliteLedgerStoreOptions = {}) {
     this.db = openSharedFile(file);
@@ -99,19 +117,38 @@ export class SqliteLedgerStore implements LedgerStore {
          ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, store_id = excluded.store_id`,
       ),
     };
+    let build: (maxCount: number) => Promise<LedgerBuilt>;
     if (options.writer === 'worker') {
-      // Started with the first append: only the projector appends, a replica never does.
-      this.writeAppend = (append) => {
-        this.writerThread ??= new SqliteWorkerThread<LedgerAppend, LedgerAppendResult>(
+      // Started with the first write: only the projector writes, a replica never does.
+      const thread = () =>
+        (this.writerThread ??= new SqliteWorkerThread<WriterRequest, LedgerAppendResult | LedgerBuilt>(
           join(__dirname, 'sqlite-ledger-writer.worker.js'),
-          { ledgerFile: file },
+          { ledgerFile: file, eventsFile: options.eventsFile },
           'Ledger append',
-        );
-        return this.writerThread.call(append);
-      };
+        ));
+      this.writeAppend = (append) => thread().call(append) as Promise<LedgerAppendResult>;
+      build = (maxCount) => thread().call({ build: maxCount }) as Promise<LedgerBuilt>;
     } else {
       const inline = openLedgerAppender(this.db);
       this.writeAppend = async (append) => inline.append(append);
+      let builder: LedgerBuilder | null = null;
+      build = async (maxCount) => {
+        builder ??= openLedgerBuilder(this.db, (this.eventsReader = openEventsReader(options.eventsFile!)));
+        return builder.build(maxCount);
+      };
+    }
+    if (options.eventsFile) {
+      this.buildNext = async (maxCount) => {
+        const built = await build(maxCount);
+        return {
+          appended: built.appended,
+          state: {
+            size: built.size,
+            checkpoint: built.checkpoint,
+            frontier: (JSON.parse(built.frontier) as string[]).map((h) => Buffer.from(h, 'hex')),
+          },
+        };
+      };
     }
   }
 
@@ -190,6 +227,7 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {
     await this.writerThread?.close();
+    this.eventsReader?.close();
     this.db.close();
   }
 }

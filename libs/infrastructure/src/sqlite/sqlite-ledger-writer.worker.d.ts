@@ -24,3 +24,19 @@ export interface LedgerAppender {
 }
 
 export function openLedgerAppender(db: Database.Database): LedgerAppender;
+
+/** What a build step answers: how many leaves it appended and the state after them (frontier as JSON hex). */
+export interface LedgerBuilt {
+  appended: number;
+  size: number;
+  checkpoint: number;
+  frontier: string;
+}
+
+export interface LedgerBuilder {
+  /** Reads, hashes and appends up to `maxCount` events after the stored checkpoint, in one transaction. */
+  build(maxCount: number): LedgerBuilt;
+}
+
+export function openLedgerBuilder(db: Database.Database, events: Database.Database): LedgerBuilder;
+export function openEventsReader(file: string): Database.Database;
