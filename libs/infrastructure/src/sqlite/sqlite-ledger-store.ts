@@ -26,19 +26,6 @@ import {
 type LeafRow = [idx: number, position: number, eventId: string, hash: Buffer];
 type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId: string, signature: string];
 
-/**
- * The ledger in its own SQLite file (DATA_DIR/ledger.db), apart from events.db: whoever can write
- * the events can write that file too, but the heads a verifier trusts are signed and kept
- * elsewhere as well, and a file of its own can be dropped and rebuilt without touching the
- * events. Each append (leaves and state) is one transaction, so the state and the leaves always
- * agree and the builder continues from the stored checkpoint. synchronous=NORMAL (WAL): a commit
- * costs no fsync on the projector's event loop; a power cut may lose the last appends (never
- * tear one), which the next start recomputes from the events to the same leaves.
- *
- * Appends are written by sqlite-ledger-writer.worker.js, on a worker thread of their own with
- * `writer: 'worker'` (the projector's choice: a batch's inserts and commit stay off the event loop
- * the API's requests share) or inline on this connection (the default: tools and tests).
- */
 export interface SqliteLedgerStoreOptions {
   writer?: 'worker' | 'inline';
   /**
@@ -50,6 +37,20 @@ export interface SqliteLedgerStoreOptions {
 
 type WriterRequest = LedgerAppend | { build: number };
 
+/**
+ * The ledger in its own SQLite file (DATA_DIR/ledger.db), apart from events.db: whoever can write
+ * the events can write that file too, but the heads a verifier trusts are signed and kept
+ * elsewhere as well, and a file of its own can be dropped and rebuilt without touching the
+ * events. Each append (leaves and state) is one transaction, so the state and the leaves always
+ * agree and the builder continues from the stored checkpoint. synchronous=NORMAL (WAL): a commit
+ * costs no fsync on the projector's event loop; a power cut may lose the last appends (never
+ * tear one), which the next start recomputes from the events to the same leaves.
+ *
+ * Appends are written by sqlite-ledger-writer.worker.js, on a worker thread of their own with
+ * `writer: 'worker'` (the projector's choice: a batch's inserts and commit stay off the event loop
+ * the API's requests share) or inline on this connection (the default: tools and tests). Given the
+ * embedded event store's file, the writer also reads and hashes each batch (`buildNext`).
+ */
 export class SqliteLedgerStore implements LedgerStore {
   private readonly db: Database.Database;
   private readonly stmt: {
@@ -124,7 +125,7 @@ export class SqliteLedgerStore implements LedgerStore {
         (this.writerThread ??= new SqliteWorkerThread<WriterRequest, LedgerAppendResult | LedgerBuilt>(
           join(__dirname, 'sqlite-ledger-writer.worker.js'),
           { ledgerFile: file, eventsFile: options.eventsFile },
-          'Ledger append',
+          'Ledger write',
         ));
       this.writeAppend = (append) => thread().call(append) as Promise<LedgerAppendResult>;
       build = (maxCount) => thread().call({ build: maxCount }) as Promise<LedgerBuilt>;
