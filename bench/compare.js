@@ -15,7 +15,9 @@
  *
  * BENCH_PAIRS (default 5), BENCH_SECONDS (measured interval per scenario, default 8),
  * BENCH_WARMUP_SECONDS (default 2), BENCH_KEYS (API keys in rotation, default 100),
- * BENCH_LOG_LEVEL (the services' LOG_LEVEL, default info).
+ * BENCH_LOG_LEVEL (the services' LOG_LEVEL, default info), BENCH_BEFORE_ENV / BENCH_AFTER_ENV
+ * (`NAME=value` pairs separated by spaces, added to one side's environment: one build against
+ * itself with a setting changed, e.g. BENCH_BEFORE_ENV=LEDGER=off).
  */
 const { execFileSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
@@ -31,6 +33,14 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
 const ADMIN = 'adm_bench_compare';
 const SCENARIOS = ['get', 'list', 'post', 'patch'];
+
+/** `NAME=value NAME=value` as an environment object. */
+function envOf(text = '') {
+  const pairs = text.split(/\s+/).filter(Boolean);
+  const bad = pairs.filter((pair) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(pair));
+  if (bad.length > 0) throw new Error(`not NAME=value: ${bad.join(' ')}`);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
 
 /** Worktrees made for revisions: removed at the end, whatever happens. */
 const worktrees = [];
@@ -62,10 +72,10 @@ function buildOf(build) {
 }
 
 /** A build's service on a data directory of its own, removed when it stops. */
-async function startService({ entry, startFlags }) {
+async function startService({ entry, startFlags, env }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'wos-compare-data-'));
   try {
-    const svc = await harness.startService({ entry, startFlags, dataDir, admin: ADMIN });
+    const svc = await harness.startService({ entry, startFlags, env, dataDir, admin: ADMIN });
     return {
       ...svc,
       stop: async () => {
@@ -102,7 +112,8 @@ async function main() {
   const unknown = scenarios.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length > 0)
     throw new Error(`unknown scenario(s): ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
-  const builds = [buildOf(before), buildOf(after)];
+  const envs = [envOf(process.env.BENCH_BEFORE_ENV), envOf(process.env.BENCH_AFTER_ENV)];
+  const builds = [before, after].map((build, i) => ({ ...buildOf(build), env: envs[i] }));
   const ratios = Object.fromEntries(scenarios.map((s) => [s, { rps: [], cpu: [] }]));
   for (let pair = 1; pair <= PAIRS; pair++) {
     // Which build starts, and gets its load generator, first alternates from pair to pair.

@@ -30,6 +30,17 @@ export function ledgerStoreContract(name: string, open: OpenAdapter<LedgerStore>
       expect(await store.leafHashes(0, 10)).toEqual([]);
       expect(await store.listHeads({ limit: 10 })).toEqual([]);
       expect(await store.countHeads()).toBe(0);
+      expect(await store.source()).toBeNull();
+    });
+
+    it('records the event store the log is built from, one at a time, and keeps it through a clear', async () => {
+      await store.stampSource({ kind: 'sqlite', id: 'store-a' });
+      expect(await store.source()).toEqual({ kind: 'sqlite', id: 'store-a' });
+      await store.stampSource({ kind: 'eventstoredb', id: 'store-b' });
+      expect(await store.source()).toEqual({ kind: 'eventstoredb', id: 'store-b' });
+      await store.append(leaves(0, 1), { size: 1, checkpoint: 1, frontier: [hash(0)] });
+      await store.clearLeaves();
+      expect(await store.source()).toEqual({ kind: 'eventstoredb', id: 'store-b' });
     });
 
     it('keeps leaves and the state of each append, and reads ranges of hashes in order', async () => {

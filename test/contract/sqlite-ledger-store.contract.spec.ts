@@ -7,3 +7,11 @@ ledgerStoreContract(
   'sqlite',
   inTemporaryDirectory('ledger-contract-', (dir) => new SqliteLedgerStore(join(dir, 'ledger.db'))),
 );
+
+ledgerStoreContract(
+  'sqlite, appends on a worker thread',
+  inTemporaryDirectory(
+    'ledger-contract-worker-',
+    (dir) => new SqliteLedgerStore(join(dir, 'ledger.db'), { writer: 'worker' }),
+  ),
+);

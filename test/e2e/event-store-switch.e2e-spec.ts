@@ -8,7 +8,7 @@ import { ADMIN_TOKEN, TestApp } from '../support/test-app';
  * DATA_DIR's read models were projected from its events.db; started with another event store (an
  * events.db restored from elsewhere, or EVENT_STORE switched), a process refuses to start with a
  * configuration error that names both stores and the way out, projector and replica alike, and
- * the documented way out (empty read models) starts.
+ * the documented way out (empty read models, and the ledger moved aside) starts.
  */
 describe('Read models of another event store', () => {
   let dir: string;
@@ -36,8 +36,11 @@ describe('Read models of another event store', () => {
       );
     }
 
-    renameSync(join(dir, 'read-models.db'), join(dir, 'read-models.db.other-store'));
-    for (const file of ['read-models.db-wal', 'read-models.db-shm']) rmSync(join(dir, file), { force: true });
+    // The ledger is of the other store too (test/e2e/ledger-store-switch.e2e-spec.ts): aside with them.
+    for (const db of ['read-models.db', 'ledger.db']) {
+      renameSync(join(dir, db), join(dir, `${db}.other-store`));
+      for (const suffix of ['-wal', '-shm']) rmSync(join(dir, `${db}${suffix}`), { force: true });
+    }
     const rebuilt = await TestApp.start({ PROJECTIONS: 'inline' }, dir);
     try {
       expect((await rebuilt.request('GET', '/ready')).status).toBe(200);

@@ -271,14 +271,20 @@ export function openWebhookTransport(options: {
 
 /**
  * The ledger (docs/ledger.md) follows the read store: DATA_DIR/ledger.db on the embedded default,
- * the `ledger_*` collections beside the read models on MongoDB.
+ * the `ledger_*` collections beside the read models on MongoDB. The projector, the log's one
+ * writer, appends to the embedded file from a worker thread, which also reads and hashes the
+ * events when they are in the embedded event store.
  */
 export async function openLedgerStore(config: AppConfig): Promise<LedgerStore> {
   if (config.readStore === 'mongodb') {
     const { MongoLedgerStore } = await import('@app/infrastructure/mongodb');
     return MongoLedgerStore.connect(await mongoConnection(config));
   }
-  return new SqliteLedgerStore(join(config.dataDir, 'ledger.db'));
+  const projector = config.projections !== 'external';
+  return new SqliteLedgerStore(join(config.dataDir, 'ledger.db'), {
+    writer: projector ? 'worker' : 'inline',
+    ...(projector && config.eventStore === 'sqlite' ? { eventsFile: join(config.dataDir, 'events.db') } : {}),
+  });
 }
 
 /** Kept in DATA_DIR beside the other keys; every process of a deployment needs the same file. */

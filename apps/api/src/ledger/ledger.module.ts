@@ -6,15 +6,24 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { EVENT_STORE, EventStore, Ledger, LEDGER_STORE, LedgerStore } from '@app/application';
+import {
+  EVENT_STORE,
+  EventStore,
+  Ledger,
+  LEDGER_STORE,
+  LedgerSourceMismatchError,
+  LedgerStore,
+} from '@app/application';
 import { openLedgerSigner, openLedgerStore } from '../adapters';
-import type { AppConfig } from '../config';
+import { type AppConfig, ConfigError } from '../config';
 import { APP_CONFIG } from '../tokens';
 import { LedgerController } from './ledger.controller';
 
 /**
- * The ledger's life: the projector builds the log from its start (unless LEDGER=off, for
- * measurements) and stops before the stores close; every process serves its routes.
+ * The ledger's life: every process first checks that the log was built from its event store (a
+ * log of another store is the operator's configuration to fix: a ConfigError, exit code 2, as for
+ * the read models); the projector then builds the log (unless LEDGER=off, for measurements) and
+ * stops before the stores close; every process serves its routes.
  */
 class LedgerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
@@ -23,7 +32,12 @@ class LedgerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.ledger.checkSource();
+    } catch (error) {
+      throw error instanceof LedgerSourceMismatchError ? new ConfigError(error.message) : error;
+    }
     if (this.config.ledger === 'on') this.ledger.start();
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStore, LedgerSigner, NewEvent } from '@app/application/ports';
 import { SqliteEventStore, SqliteLedgerStore } from '@app/infrastructure/sqlite';
-import { Ledger } from './ledger';
+import { Ledger, LedgerSourceMismatchError } from './ledger';
 
 /*
  * The proofs the service hands out, checked by an implementation of RFC 9162 written here from
@@ -369,4 +369,151 @@ describe('Ledger on the projector: the build loop and periodic heads', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('Ledger and the event store it was built from', () => {
+  const event = (id: string) =>
+    ({
+      id,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: {},
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
+  let dir: string;
+  let storeA: SqliteEventStore;
+  let storeB: SqliteEventStore;
+  let ledgerFile: string;
+  const open: SqliteLedgerStore[] = [];
+  const ledgerStore = () => {
+    const store = new SqliteLedgerStore(ledgerFile);
+    open.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-source-'));
+    ledgerFile = join(dir, 'ledger.db');
+    storeA = new SqliteEventStore(join(dir, 'a.db'), { writer: 'inline' });
+    storeB = new SqliteEventStore(join(dir, 'b.db'), { writer: 'inline' });
+    for (const store of [storeA, storeB]) {
+      await store.appendToStream('s', [event(`${store === storeA ? 'a' : 'b'}-1`)], { expectedRevision: 'no_stream' });
+    }
+  });
+
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    await storeA.close();
+    await storeB.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records the store it is built from, and refuses to run on another while it holds leaves', async () => {
+    const store = ledgerStore();
+    const built = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
+    await built.checkSource();
+    expect(await store.source()).toEqual(await storeA.identity());
+    while ((await built.step()) > 0);
+    await built.checkSource();
+
+    for (const role of ['projector', 'replica'] as const) {
+      const other = new Ledger(storeB, ledgerStore(), signer, { headIntervalMs: 0, role });
+      const refused = await other.checkSource().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(LedgerSourceMismatchError);
+      expect((refused as Error).message).toContain(`built from event store sqlite ${(await storeA.identity()).id}`);
+      expect((refused as Error).message).toContain(`is sqlite ${(await storeB.identity()).id}`);
+    }
+    expect(await store.source()).toEqual(await storeA.identity());
+  });
+
+  it('stamps a log that holds leaves but no stamp with the store it runs on (projector only)', async () => {
+    const store = ledgerStore();
+    const unstamped = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
+    while ((await unstamped.step()) > 0);
+    await new Ledger(storeA, store, signer, { headIntervalMs: 0, role: 'replica' }).checkSource();
+    expect(await store.source()).toBeNull();
+    await unstamped.checkSource();
+    expect(await store.source()).toEqual(await storeA.identity());
+  });
+
+  it('takes an empty log stamped with another store, and a rebuild stamps the store it read', async () => {
+    const store = ledgerStore();
+    await store.stampSource(await storeA.identity());
+    const onB = new Ledger(storeB, store, signer, { headIntervalMs: 0 });
+    await onB.checkSource();
+    expect(await store.source()).toEqual(await storeB.identity());
+
+    await store.stampSource(await storeA.identity());
+    await onB.rebuild();
+    expect(await store.source()).toEqual(await storeB.identity());
+    expect((await store.state()).size).toBe(1);
+  });
+});
+
+describe("Ledger built by the embedded store's writer (buildNext)", () => {
+  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
+  const event = (i: number) =>
+    ({
+      id: `w-${i}`,
+      type: 'test.happened',
+      schemaVersion: 1,
+      data: { i, text: 'é' },
+      metadata: {
+        workspaceId: null,
+        actor: { type: 'operator' },
+        requestId: null,
+        correlationId: 'c',
+        causationId: null,
+        recordedAt: 1,
+      },
+    }) as NewEvent;
+
+  it.each(['inline', 'worker'] as const)(
+    "gives the same leaves, root and state as the event loop's own step (%s), and resumes",
+    async (writer) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ledger-build-next-'));
+      const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+      const own = new SqliteLedgerStore(join(dir, 'own.db'));
+      const built = new SqliteLedgerStore(join(dir, 'built.db'), { writer, eventsFile: join(dir, 'events.db') });
+      try {
+        const append = (from: number, count: number) =>
+          events.appendToStreams(
+            Array.from({ length: count }, (_, i) => ({
+              streamId: `w-${from + i}`,
+              events: [event(from + i)],
+              expectedRevision: 'no_stream' as const,
+            })),
+          );
+        await append(0, 1500);
+        const byLoop = new Ledger(events, own, signer, { headIntervalMs: 0 });
+        const byWriter = new Ledger(events, built, signer, { headIntervalMs: 0 });
+        expect(built.buildNext).toBeDefined();
+        expect(await byWriter.step()).toBe(1000);
+        expect(await byWriter.step()).toBe(500);
+        expect(await byWriter.step()).toBe(0);
+        await append(1500, 37);
+        while ((await byWriter.step()) > 0);
+        while ((await byLoop.step()) > 0);
+        expect(await built.state()).toEqual(await own.state());
+        expect(await built.leafHashes(0, 2000)).toEqual(await own.leafHashes(0, 2000));
+        expect(await built.leafOfEvent('w-1536')).toEqual(await own.leafOfEvent('w-1536'));
+        expect((await byWriter.verify()).matches).toBe(true);
+        const proof = await byWriter.inclusion({ eventId: 'w-700' });
+        expect(proof).toEqual(await byLoop.inclusion({ eventId: 'w-700' }));
+      } finally {
+        await built.close();
+        await own.close();
+        await events.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { notFound, validationError } from '@app/domain';
-import { EventStore, StoredEventBytes } from '../ports/event-store.port';
+import { EventStore, EventStoreIdentity, StoredEventBytes } from '../ports/event-store.port';
 import { LedgerSigner } from '../ports/ledger-signer.port';
 import { LedgerConflictError, LedgerLeaf, LedgerState, LedgerStore, SignedHead } from '../ports/ledger-store.port';
 import { redactSecrets } from '../history/history-entry';
@@ -69,6 +69,29 @@ export class LedgerProjectorOnlyError extends Error {
   constructor(readonly operation: string) {
     super(`${operation} runs only on the projector`);
     this.name = 'LedgerProjectorOnlyError';
+  }
+}
+
+const named = (store: EventStoreIdentity) => `${store.kind} ${store.id}`;
+
+/**
+ * A log built from one event store, opened with another: its leaves are the other store's
+ * events, its checkpoint a position there, and its proofs would not be about this store's history.
+ */
+export class LedgerSourceMismatchError extends Error {
+  constructor(
+    readonly builtFrom: EventStoreIdentity,
+    readonly configured: EventStoreIdentity,
+  ) {
+    super(
+      `the ledger was built from event store ${named(builtFrom)}, but this process's event store (EVENT_STORE) ` +
+        `is ${named(configured)}: its leaves are the other store's events and its checkpoint a position there. ` +
+        'Point EVENT_STORE (and EVENTSTOREDB_URL) back at the store it came from, or build it again from this one: ' +
+        'stop the service, move DATA_DIR/ledger.db aside (on MongoDB, drop the ledger_leaves, ledger_state and ' +
+        "ledger_source collections) and start the projector, which builds the log from this store's beginning. " +
+        'Heads signed over the other store do not match the new log (docs/ledger.md, "What identifies the log")',
+    );
+    this.name = 'LedgerSourceMismatchError';
   }
 }
 
@@ -172,6 +195,20 @@ export class Ledger {
     this.clock = options.clock ?? Date.now;
   }
 
+  /**
+   * Checks, before the log is built or served, that it was built from this process's event store
+   * (its `identity()`, recorded in the ledger store). A log stamped with another store and holding
+   * leaves is refused (LedgerSourceMismatchError); the projector stamps a log with no stamp (a
+   * fresh one, or one of a release that kept none, taken to be of the store it runs on) and an
+   * empty one stamped with another store.
+   */
+  async checkSource(): Promise<void> {
+    const [configured, stamped] = await Promise.all([this.events.identity(), this.store.source()]);
+    if (stamped && stamped.kind === configured.kind && stamped.id === configured.id) return;
+    if (stamped && (await this.store.state()).size > 0) throw new LedgerSourceMismatchError(stamped, configured);
+    if (this.role === 'projector') await this.store.stampSource(configured);
+  }
+
   /** Starts building (projector only): the loop, and the periodic heads. */
   start(): void {
     if (this.role !== 'projector' || !this.stopped) return;
@@ -204,6 +241,12 @@ export class Ledger {
   }
 
   private async stepOnce(): Promise<number> {
+    if (this.store.buildNext) {
+      const built = await this.store.buildNext(LEDGER_BATCH);
+      this.state = built.state;
+      if (built.appended > 0) this.settleWaiters();
+      return built.appended;
+    }
     const state = (this.state ??= await this.store.state());
     const batch = await this.events.readAllStored({ after: state.checkpoint, maxCount: LEDGER_BATCH });
     if (batch.length === 0) return 0;
@@ -457,6 +500,7 @@ export class Ledger {
     if (this.role !== 'projector') throw new LedgerProjectorOnlyError('A ledger rebuild');
     return this.serial(async () => {
       await this.store.clearLeaves();
+      await this.store.stampSource(await this.events.identity());
       this.perfect.clear();
       this.state = null;
       while ((await this.stepOnce()) > 0);

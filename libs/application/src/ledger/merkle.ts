@@ -1,6 +1,3 @@
-import { createHash, hash as oneShotHash } from 'node:crypto';
-import { StoredEventBytes } from '../ports/event-store.port';
-
 /*
  * The Merkle tree of RFC 9162 (Certificate Transparency v2), section 2.1, over SHA-256:
  * leaf hash = SHA-256(0x00 || leaf), interior = SHA-256(0x01 || left || right), the tree of n
@@ -8,30 +5,19 @@ import { StoredEventBytes } from '../ports/event-store.port';
  * and the offline verifier (`audit verify`) share them. docs/ledger.md specifies every format.
  */
 
-export type Hash = Buffer;
+import { createHash } from 'node:crypto';
+import { StoredEventBytes } from '../ports/event-store.port';
+import { Frontier, Hash, LEAF_ENCODING, nodeHash, sha256 } from './merkle-core';
+
+// The hashing the log is built with, in plain JavaScript for the embedded store's writer thread.
+export { EMPTY_ROOT, eventLeafHash, Frontier, LEAF_ENCODING, nodeHash, sha256 } from './merkle-core';
+export type { Hash } from './merkle-core';
 
 const LEAF_PREFIX = Buffer.from([0]);
-const NODE_PREFIX = Buffer.from([1]);
-/** The first field of every leaf: names the encoding, so another one can never be mistaken for it. */
-export const LEAF_ENCODING = 'workspace-operations ledger leaf v1';
-
-export const sha256 = (bytes: Uint8Array): Hash => oneShotHash('sha256', bytes, 'buffer');
 
 export function leafHash(leaf: Uint8Array): Hash {
   return createHash('sha256').update(LEAF_PREFIX).update(leaf).digest();
 }
-
-/** One buffer and one one-shot hash per node: the log hashes about two nodes per event. */
-export function nodeHash(left: Hash, right: Hash): Hash {
-  const bytes = Buffer.allocUnsafe(1 + left.length + right.length);
-  bytes[0] = NODE_PREFIX[0];
-  left.copy(bytes, 1);
-  right.copy(bytes, 1 + left.length);
-  return sha256(bytes);
-}
-
-/** MTH({}) = SHA-256 of the empty string. */
-export const EMPTY_ROOT: Hash = createHash('sha256').digest();
 
 /**
  * The bytes of an event's leaf: nine fields, each a 4-byte big-endian length then its bytes —
@@ -67,98 +53,11 @@ export function leafBytesOf(event: Omit<StoredEventBytes, 'data'>, dataSha256: U
   return Buffer.concat(parts);
 }
 
-const LEAF_ENCODING_BYTES = Buffer.from(LEAF_ENCODING, 'utf8');
-
-/**
- * leafHash(leafBytes(event)) written straight into one buffer (the 0x00 prefix, then the fields):
- * what the projector runs for every event, so without the fields' intermediate buffers.
- */
-export function eventLeafHash(event: StoredEventBytes): Hash {
-  const texts = [
-    String(event.position),
-    event.streamId,
-    String(event.revision),
-    event.id,
-    event.type,
-    String(event.schemaVersion),
-  ];
-  const data = sha256(event.data);
-  let size = 1 + 4 + LEAF_ENCODING_BYTES.length + 8 + data.length + event.metadata.length;
-  for (const text of texts) size += 4 + Buffer.byteLength(text, 'utf8');
-  const bytes = Buffer.allocUnsafe(size);
-  bytes[0] = LEAF_PREFIX[0];
-  let at = 1;
-  at = bytes.writeUInt32BE(LEAF_ENCODING_BYTES.length, at);
-  at += LEAF_ENCODING_BYTES.copy(bytes, at);
-  for (const text of texts) {
-    const length = bytes.write(text, at + 4, 'utf8');
-    bytes.writeUInt32BE(length, at);
-    at += 4 + length;
-  }
-  for (const field of [data, event.metadata]) {
-    at = bytes.writeUInt32BE(field.length, at);
-    bytes.set(field, at);
-    at += field.length;
-  }
-  return sha256(bytes);
-}
-
 /** The largest power of two smaller than n (n > 1). */
 export function splitPoint(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;
-}
-
-/**
- * The compact frontier of a tree: the roots of its perfect subtrees, largest (leftmost) first —
- * one per set bit of the size. Appending a leaf merges equal-sized subtrees like a binary
- * counter; the root folds them from the right. O(log n) space, whatever the size.
- */
-export class Frontier {
-  private constructor(
-    private count: number,
-    private readonly roots: Hash[],
-  ) {}
-
-  static empty(): Frontier {
-    return new Frontier(0, []);
-  }
-
-  static of(size: number, roots: Hash[]): Frontier {
-    let bits = 0;
-    for (let n = size; n > 0; n = Math.floor(n / 2)) bits += n % 2;
-    if (bits !== roots.length)
-      throw new Error(`A frontier of ${size} leaves has ${bits} subtrees, not ${roots.length}`);
-    return new Frontier(size, roots.slice());
-  }
-
-  get size(): number {
-    return this.count;
-  }
-
-  get subtrees(): Hash[] {
-    return this.roots.slice();
-  }
-
-  append(leaf: Hash): void {
-    let hash = leaf;
-    // Each trailing set bit of the size is a subtree as large as the one being carried.
-    for (let n = this.count; n % 2 === 1; n = Math.floor(n / 2)) hash = nodeHash(this.roots.pop()!, hash);
-    this.roots.push(hash);
-    this.count += 1;
-  }
-
-  root(): Hash {
-    if (this.roots.length === 0) return EMPTY_ROOT;
-    let hash = this.roots[this.roots.length - 1];
-    for (let i = this.roots.length - 2; i >= 0; i--) hash = nodeHash(this.roots[i], hash);
-    return hash;
-  }
-
-  clone(): Frontier {
-    return new Frontier(this.count, this.roots.slice());
-  }
 }
 
 /** MTH of the leaf hashes given (any number). */

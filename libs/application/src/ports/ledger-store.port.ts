@@ -1,3 +1,5 @@
+import type { EventStoreIdentity } from './event-store.port';
+
 /**
  * Where the ledger (the Merkle log over the event store's history, docs/ledger.md) is kept.
  * Adapters: SQLite (DATA_DIR/ledger.db) and MongoDB; both pass test/contract/ledger-store.contract.ts.
@@ -56,6 +58,13 @@ export interface LedgerStore {
    * in one atomic write; a LedgerConflictError if the stored size is not the first index.
    */
   append(leaves: LedgerLeaf[], next: LedgerState): Promise<void>;
+  /**
+   * Present on an adapter that reads the event store the log is built from by itself (the embedded
+   * one, on its writer thread): hashes and appends up to `maxCount` events after the stored
+   * checkpoint, as the Ledger's own step would (the same leaves and tree, from the same code),
+   * and answers how many it appended and the state after them.
+   */
+  buildNext?(maxCount: number): Promise<{ appended: number; state: LedgerState }>;
   /** The hashes of leaves [start, end), in order; callers keep ranges small (memory). */
   leafHashes(start: number, end: number): Promise<Buffer[]>;
   leafAtPosition(position: number): Promise<LedgerLeaf | undefined>;
@@ -64,7 +73,17 @@ export interface LedgerStore {
   /** Newest first: up to `limit` heads with seq below `before` (all when undefined). */
   listHeads(options: { before?: number; limit: number }): Promise<StoredHead[]>;
   countHeads(): Promise<number>;
-  /** Drops every leaf and the state (a rebuild); kept heads stay: they are what a rebuild is checked against. */
+  /**
+   * The event store the log was built from (its `identity()`, as the read models' `projected_from`
+   * records theirs), or null for a log nobody has stamped: leaf i is the i-th event of that store.
+   */
+  source(): Promise<EventStoreIdentity | null>;
+  /** Records the event store the log is built from, in place of any recorded before. */
+  stampSource(store: EventStoreIdentity): Promise<void>;
+  /**
+   * Drops every leaf and the state (a rebuild); kept heads stay: they are what a rebuild is checked
+   * against. The recorded source stays until the rebuild stamps its own.
+   */
   clearLeaves(): Promise<void>;
   close(): Promise<void>;
 }

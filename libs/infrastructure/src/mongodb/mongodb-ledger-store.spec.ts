@@ -4,14 +4,18 @@ import { MongoConnection } from './mongodb-connection';
 import { MongoLedgerStore } from './mongodb-ledger-store';
 
 /** Collections typed as the driver's, recording the calls the store makes; a deployment without transactions. */
-function storeOver(state: Document | null, leaf: Document | null = null) {
+function storeOver(state: Document | null, leaf: Document | null = null, source: Document | null = null) {
   const calls: { collection: string; op: string; args: unknown[] }[] = [];
   const collection = (name: string) =>
     ({
       createIndex: async () => 'ok',
       findOne: async (...args: unknown[]) => {
         calls.push({ collection: name, op: 'findOne', args });
-        return name === 'ledger_state' ? state : leaf;
+        return name === 'ledger_state' ? state : name === 'ledger_source' ? source : leaf;
+      },
+      replaceOne: async (...args: unknown[]) => {
+        calls.push({ collection: name, op: 'replaceOne', args });
+        return { matchedCount: 0, upsertedCount: 1 } as UpdateResult;
       },
       bulkWrite: async (...args: unknown[]) => {
         calls.push({ collection: name, op: 'bulkWrite', args });
@@ -81,6 +85,24 @@ describe('MongoLedgerStore', () => {
       position: 17,
       eventId: 'e7',
       hash: hash(7),
+    });
+  });
+
+  it('records the event store the log is built from in one document of ledger_source, and reads it back', async () => {
+    const { calls, connection } = storeOver(null);
+    const store = await MongoLedgerStore.connect(connection);
+    expect(await store.source()).toBeNull();
+    expect(calls.at(-1)).toEqual({ collection: 'ledger_source', op: 'findOne', args: [{ _id: 'event_store' }] });
+    await store.stampSource({ kind: 'eventstoredb', id: 'esdb-1' });
+    expect(calls.at(-1)).toEqual({
+      collection: 'ledger_source',
+      op: 'replaceOne',
+      args: [{ _id: 'event_store' }, { kind: 'eventstoredb', id: 'esdb-1' }, { upsert: true }],
+    });
+    const stamped = storeOver(null, null, { _id: 'event_store', kind: 'eventstoredb', id: 'esdb-1' });
+    expect(await (await MongoLedgerStore.connect(stamped.connection)).source()).toEqual({
+      kind: 'eventstoredb',
+      id: 'esdb-1',
     });
   });
 });

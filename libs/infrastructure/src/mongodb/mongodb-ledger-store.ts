@@ -1,5 +1,6 @@
 import { Binary, Collection } from 'mongodb';
 import {
+  EventStoreIdentity,
   LedgerConflictError,
   LedgerLeaf,
   LedgerState,
@@ -28,6 +29,10 @@ interface HeadDoc extends SignedHead {
   _id: number;
 }
 
+interface SourceDoc extends EventStoreIdentity {
+  _id: 'event_store';
+}
+
 interface CounterDoc {
   _id: 'heads';
   seq: number;
@@ -35,7 +40,7 @@ interface CounterDoc {
 
 /**
  * The ledger in MongoDB, beside the read models: `ledger_leaves` (one document per leaf, `_id` its
- * index), `ledger_state` (one document) and `ledger_heads` (`_id` a sequence drawn from
+ * index), `ledger_state` (one document), `ledger_source` (the event store it was built from) and `ledger_heads` (`_id` a sequence drawn from
  * `ledger_counters`). An append writes the leaves (upserts by index, so a retry after a crash
  * rewrites the same documents) and then the state, guarded by the size it expects, in one
  * transaction where the deployment has them: without one a crash between the two leaves leaves
@@ -46,6 +51,7 @@ export class MongoLedgerStore implements LedgerStore {
   private readonly stateDocs: Collection<StateDoc>;
   private readonly heads: Collection<HeadDoc>;
   private readonly counters: Collection<CounterDoc>;
+  private readonly sources: Collection<SourceDoc>;
 
   private constructor(
     private readonly connection: MongoConnection,
@@ -56,6 +62,7 @@ export class MongoLedgerStore implements LedgerStore {
     this.stateDocs = db.collection<StateDoc>('ledger_state');
     this.heads = db.collection<HeadDoc>('ledger_heads');
     this.counters = db.collection<CounterDoc>('ledger_counters');
+    this.sources = db.collection<SourceDoc>('ledger_source');
   }
 
   /** The store closes the connection (its handle) with itself. */
@@ -143,6 +150,15 @@ export class MongoLedgerStore implements LedgerStore {
 
   async countHeads(): Promise<number> {
     return this.heads.countDocuments();
+  }
+
+  async source(): Promise<EventStoreIdentity | null> {
+    const doc = await this.sources.findOne({ _id: 'event_store' });
+    return doc ? { kind: doc.kind, id: doc.id } : null;
+  }
+
+  async stampSource(store: EventStoreIdentity): Promise<void> {
+    await this.sources.replaceOne({ _id: 'event_store' }, { kind: store.kind, id: store.id }, { upsert: true });
   }
 
   async clearLeaves(): Promise<void> {

@@ -28,6 +28,8 @@ interface PendingGroup {
 
 /** Rows of EVENT_COLUMNS are read in raw (array) mode (EventRow): no object with eight named keys per event. */
 const EVENT_COLUMNS = 'position, stream_id, revision, event_id, type, schema_version, data, metadata';
+/** An event row with its data and metadata as stored bytes (readAllStored). */
+type StoredRow = [...head: [number, string, number, string, string, number], data: Buffer, metadata: Buffer];
 
 /**
  * Events per read of a subscription, and so per read-model transaction while catching up.
@@ -128,6 +130,7 @@ export class SqliteEventStore implements EventStore {
   private readonly stmt: {
     readStream: StatementsByLimit<Database.Statement<[string, number], EventRow>>;
     readAll: StatementsByLimit<Database.Statement<[number], EventRow>>;
+    readAllStored: StatementsByLimit<Database.Statement<[number], StoredRow>>;
     head: Database.Statement<[], number | null>;
     at: Database.Statement<[number], EventRow>;
     storeId: Database.Statement<[], string>;
@@ -160,6 +163,16 @@ export class SqliteEventStore implements EventStore {
         this.db
           .prepare<[number], EventRow>(
             `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position ${limit}`,
+          )
+          .raw(),
+      ),
+      // The data and metadata as the bytes the file holds (a text cast to a BLOB keeps its bytes):
+      // no string made and encoded again per event.
+      readAllStored: new StatementsByLimit((limit) =>
+        this.db
+          .prepare<[number], StoredRow>(
+            `SELECT position, stream_id, revision, event_id, type, schema_version, CAST(data AS BLOB), CAST(metadata AS BLOB)
+             FROM events WHERE position > ? ORDER BY position ${limit}`,
           )
           .raw(),
       ),
@@ -251,7 +264,7 @@ export class SqliteEventStore implements EventStore {
   /** The rows' data and metadata columns as their UTF-8 bytes: the text the writer stored. */
   async readAllStored(options: { after: number; maxCount: number }): Promise<StoredEventBytes[]> {
     if (options.maxCount <= 0) return [];
-    return this.stmt.readAll
+    return this.stmt.readAllStored
       .get(options.maxCount)
       .all(options.after)
       .map((row) => ({
@@ -261,8 +274,8 @@ export class SqliteEventStore implements EventStore {
         id: row[3],
         type: row[4],
         schemaVersion: row[5],
-        data: Buffer.from(row[6], 'utf8'),
-        metadata: Buffer.from(row[7], 'utf8'),
+        data: row[6],
+        metadata: row[7],
       }));
   }
 

@@ -1,7 +1,20 @@
+import { join } from 'node:path';
 import Database from './sqlite-driver';
 import { StatementsByLimit } from './sqlite-limit';
-import { openSharedFile } from './sqlite-open';
 import {
+  HASH_BYTES,
+  LedgerAppend,
+  LedgerAppendResult,
+  LedgerBuilder,
+  LedgerBuilt,
+  openEventsReader,
+  openLedgerAppender,
+  openLedgerBuilder,
+} from './sqlite-ledger-writer.worker';
+import { openSharedFile } from './sqlite-open';
+import { SqliteWorkerThread } from './sqlite-worker-thread';
+import {
+  EventStoreIdentity,
   LedgerConflictError,
   LedgerLeaf,
   LedgerState,
@@ -13,6 +26,17 @@ import {
 type LeafRow = [idx: number, position: number, eventId: string, hash: Buffer];
 type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId: string, signature: string];
 
+export interface SqliteLedgerStoreOptions {
+  writer?: 'worker' | 'inline';
+  /**
+   * The embedded event store's file the log is built from: the writer then reads, hashes and
+   * appends each batch by itself (`buildNext`), on its thread with `writer: 'worker'`.
+   */
+  eventsFile?: string;
+}
+
+type WriterRequest = LedgerAppend | { build: number };
+
 /**
  * The ledger in its own SQLite file (DATA_DIR/ledger.db), apart from events.db: whoever can write
  * the events can write that file too, but the heads a verifier trusts are signed and kept
@@ -21,24 +45,32 @@ type HeadRow = [seq: number, size: number, root: string, signedAt: string, keyId
  * agree and the builder continues from the stored checkpoint. synchronous=NORMAL (WAL): a commit
  * costs no fsync on the projector's event loop; a power cut may lose the last appends (never
  * tear one), which the next start recomputes from the events to the same leaves.
+ *
+ * Appends are written by sqlite-ledger-writer.worker.js, on a worker thread of their own with
+ * `writer: 'worker'` (the projector's choice: a batch's inserts and commit stay off the event loop
+ * the API's requests share) or inline on this connection (the default: tools and tests). Given the
+ * embedded event store's file, the writer also reads and hashes each batch (`buildNext`).
  */
 export class SqliteLedgerStore implements LedgerStore {
   private readonly db: Database.Database;
   private readonly stmt: {
     state: Database.Statement<[], [number, number, string]>;
     size: Database.Statement<[], number>;
-    insertLeaf: Database.Statement<[number, number, string, Buffer]>;
-    putState: Database.Statement<[number, number, string]>;
     hashes: Database.Statement<[number, number], Buffer>;
     atPosition: Database.Statement<[number], LeafRow>;
     ofEvent: Database.Statement<[string], LeafRow>;
     addHead: Database.Statement<[number, string, string, string, string]>;
     heads: StatementsByLimit<Database.Statement<[number], HeadRow>>;
     countHeads: Database.Statement<[], number>;
+    source: Database.Statement<[], [string, string]>;
+    stampSource: Database.Statement<[string, string]>;
   };
-  private readonly appendTx: Database.Transaction<(leaves: LedgerLeaf[], next: LedgerState) => void>;
+  private readonly writeAppend: (append: LedgerAppend) => Promise<LedgerAppendResult>;
+  private writerThread: SqliteWorkerThread<WriterRequest, LedgerAppendResult | LedgerBuilt> | null = null;
+  private eventsReader: Database.Database | null = null;
+  readonly buildNext?: (maxCount: number) => Promise<{ appended: number; state: LedgerState }>;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteLedgerStoreOptions = {}) {
     this.db = openSharedFile(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS ledger_leaves (
@@ -53,15 +85,13 @@ export class SqliteLedgerStore implements LedgerStore {
         seq INTEGER PRIMARY KEY AUTOINCREMENT, size INTEGER NOT NULL, root TEXT NOT NULL, signed_at TEXT NOT NULL,
         key_id TEXT NOT NULL, signature TEXT NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS ledger_source (
+        id INTEGER PRIMARY KEY CHECK (id = 1), kind TEXT NOT NULL, store_id TEXT NOT NULL
+      );
     `);
     this.stmt = {
       state: this.db.prepare<[], [number, number, string]>('SELECT size, checkpoint, frontier FROM ledger_state').raw(),
       size: this.db.prepare<[], number>('SELECT count(*) FROM ledger_leaves').pluck(),
-      insertLeaf: this.db.prepare('INSERT INTO ledger_leaves (idx, position, event_id, hash) VALUES (?, ?, ?, ?)'),
-      putState: this.db.prepare(
-        `INSERT INTO ledger_state (id, size, checkpoint, frontier) VALUES (1, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET size = excluded.size, checkpoint = excluded.checkpoint, frontier = excluded.frontier`,
-      ),
       hashes: this.db
         .prepare<[number, number], Buffer>('SELECT hash FROM ledger_leaves WHERE idx >= ? AND idx < ? ORDER BY idx')
         .pluck(),
@@ -82,14 +112,45 @@ export class SqliteLedgerStore implements LedgerStore {
           .raw(),
       ),
       countHeads: this.db.prepare<[], number>('SELECT count(*) FROM ledger_heads').pluck(),
+      source: this.db.prepare<[], [string, string]>('SELECT kind, store_id FROM ledger_source').raw(),
+      stampSource: this.db.prepare(
+        `INSERT INTO ledger_source (id, kind, store_id) VALUES (1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, store_id = excluded.store_id`,
+      ),
     };
-    this.appendTx = this.db.transaction((leaves: LedgerLeaf[], next: LedgerState) => {
-      const stored = this.stmt.state.get()?.[0] ?? 0;
-      const first = leaves.length > 0 ? leaves[0].index : next.size;
-      if (first !== stored || next.size !== first + leaves.length) throw new LedgerConflictError(first, stored);
-      for (const leaf of leaves) this.stmt.insertLeaf.run(leaf.index, leaf.position, leaf.eventId, leaf.hash);
-      this.stmt.putState.run(next.size, next.checkpoint, JSON.stringify(next.frontier.map((h) => h.toString('hex'))));
-    });
+    let build: (maxCount: number) => Promise<LedgerBuilt>;
+    if (options.writer === 'worker') {
+      // Started with the first write: only the projector writes, a replica never does.
+      const thread = () =>
+        (this.writerThread ??= new SqliteWorkerThread<WriterRequest, LedgerAppendResult | LedgerBuilt>(
+          join(__dirname, 'sqlite-ledger-writer.worker.js'),
+          { ledgerFile: file, eventsFile: options.eventsFile },
+          'Ledger write',
+        ));
+      this.writeAppend = (append) => thread().call(append) as Promise<LedgerAppendResult>;
+      build = (maxCount) => thread().call({ build: maxCount }) as Promise<LedgerBuilt>;
+    } else {
+      const inline = openLedgerAppender(this.db);
+      this.writeAppend = async (append) => inline.append(append);
+      let builder: LedgerBuilder | null = null;
+      build = async (maxCount) => {
+        builder ??= openLedgerBuilder(this.db, (this.eventsReader = openEventsReader(options.eventsFile!)));
+        return builder.build(maxCount);
+      };
+    }
+    if (options.eventsFile) {
+      this.buildNext = async (maxCount) => {
+        const built = await build(maxCount);
+        return {
+          appended: built.appended,
+          state: {
+            size: built.size,
+            checkpoint: built.checkpoint,
+            frontier: (JSON.parse(built.frontier) as string[]).map((h) => Buffer.from(h, 'hex')),
+          },
+        };
+      };
+    }
   }
 
   async state(): Promise<LedgerState> {
@@ -103,7 +164,19 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   async append(leaves: LedgerLeaf[], next: LedgerState): Promise<void> {
-    this.appendTx.immediate(leaves, next);
+    const first = leaves.length > 0 ? leaves[0].index : next.size;
+    const hashes = Buffer.alloc(leaves.length * HASH_BYTES);
+    leaves.forEach((leaf, i) => leaf.hash.copy(hashes, i * HASH_BYTES));
+    const result = await this.writeAppend({
+      first,
+      hashes,
+      positions: leaves.map((leaf) => leaf.position),
+      eventIds: leaves.map((leaf) => leaf.eventId),
+      size: next.size,
+      checkpoint: next.checkpoint,
+      frontier: JSON.stringify(next.frontier.map((h) => h.toString('hex'))),
+    });
+    if (result) throw new LedgerConflictError(first, result.conflict);
   }
 
   async leafHashes(start: number, end: number): Promise<Buffer[]> {
@@ -136,6 +209,15 @@ export class SqliteLedgerStore implements LedgerStore {
     return this.stmt.countHeads.get()!;
   }
 
+  async source(): Promise<EventStoreIdentity | null> {
+    const row = this.stmt.source.get();
+    return row ? { kind: row[0], id: row[1] } : null;
+  }
+
+  async stampSource(store: EventStoreIdentity): Promise<void> {
+    this.stmt.stampSource.run(store.kind, store.id);
+  }
+
   async clearLeaves(): Promise<void> {
     this.db
       .transaction(() => {
@@ -145,6 +227,8 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   async close(): Promise<void> {
+    await this.writerThread?.close();
+    this.eventsReader?.close();
     this.db.close();
   }
 }
