@@ -42,7 +42,8 @@ export class EventStoreMismatchError extends Error {
         `(EVENT_STORE) is ${named(configured)}: their checkpoints are positions in the other store. ` +
         'Point EVENT_STORE (and EVENTSTOREDB_URL) back at the store they came from, or rebuild them from this one: ' +
         'start the projector once on empty read models (move DATA_DIR/read-models.db aside, or give MONGODB_URL ' +
-        'a database of its own) and every projection replays this store from its beginning ' +
+        'a database of its own) and every projection replays this store from its beginning; the ledger was built ' +
+        'from the same store, so move DATA_DIR/ledger.db aside too (on MongoDB, its ledger_* collections go with the database) ' +
         '(docs/operations.md, "Changing the event store")',
     );
     this.name = 'EventStoreMismatchError';
