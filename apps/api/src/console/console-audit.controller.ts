@@ -70,8 +70,8 @@ export class ConsoleAuditController {
   @Get('events')
   async feed(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const { view } = await this.pages.signedIn(request);
-    const form = feedFormOf(query);
-    const { filter, errors } = parseFeedForm(form);
+    const { form, errors: repeated } = feedFormOf(query);
+    const { filter, errors } = parseFeedForm(form, repeated);
     if (Object.keys(errors).length > 0) return this.feedPage(reply, view, 400, form, errors, null);
     const page: AuditEventsPage = await this.queries.execute(
       new ListAuditEventsQuery(feedQuery(filter, cursorOf(query.cursor))),
@@ -83,8 +83,8 @@ export class ConsoleAuditController {
   @Get('events/export')
   async export(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const { view } = await this.pages.signedIn(request);
-    const form = feedFormOf(query);
-    const { filter, errors } = parseFeedForm(form);
+    const { form, errors: repeated } = feedFormOf(query);
+    const { filter, errors } = parseFeedForm(form, repeated);
     const stream = streamOf(query.stream);
     const after = afterOf(query.after);
     if (Object.keys(errors).length > 0) return this.feedPage(reply, view, 400, form, errors, null);

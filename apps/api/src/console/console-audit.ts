@@ -34,10 +34,24 @@ const FIELDS: readonly FeedField[] = ['workspace', 'type', 'actor', 'request_id'
 
 const text = (raw: unknown): string => (typeof raw === 'string' ? raw.trim() : '');
 
-export function feedFormOf(query: Record<string, unknown>): FeedForm {
+const LABELS: Record<FeedField, string> = {
+  workspace: 'Workspace',
+  type: 'Event type',
+  actor: 'Who',
+  request_id: 'Request id',
+  from: 'From',
+  to: 'To',
+};
+
+/** The form's values as typed, and a refusal for each field given more than once. */
+export function feedFormOf(query: Record<string, unknown>): { form: FeedForm; errors: FeedErrors } {
   const form = {} as FeedForm;
-  for (const name of FIELDS) form[name] = text(query[name]);
-  return form;
+  const errors: FeedErrors = {};
+  for (const name of FIELDS) {
+    form[name] = text(query[name]);
+    if (Array.isArray(query[name])) errors[name] = `${LABELS[name]} (${name}) must be given once`;
+  }
+  return { form, errors };
 }
 
 /** What the feed's filters select: the workspace (none: every workspace) and the rest. */
@@ -54,27 +68,27 @@ export interface FeedFilter {
  * The feed's form checked: each value one the page offers (an event type), an id of the right
  * shape, or a UTC minute; a bad one is named next to its field. `to` includes its whole minute.
  */
-export function parseFeedForm(form: FeedForm): { filter: FeedFilter; errors: FeedErrors } {
-  const errors: FeedErrors = {};
+export function parseFeedForm(form: FeedForm, repeated: FeedErrors = {}): { filter: FeedFilter; errors: FeedErrors } {
+  const errors: FeedErrors = { ...repeated };
   const filter: FeedFilter = {};
-  if (form.workspace) {
+  if (form.workspace && !errors.workspace) {
     if (WORKSPACE.test(form.workspace)) filter.workspaceId = form.workspace;
     else errors.workspace = FEED_MESSAGES.workspace;
   }
-  if (form.type) {
+  if (form.type && !errors.type) {
     if (auditEventTypes().includes(form.type)) filter.types = [form.type];
     else errors.type = FEED_MESSAGES.type;
   }
-  if (form.actor) {
+  if (form.actor && !errors.actor) {
     if (ACTOR.test(form.actor)) filter.actor = form.actor;
     else errors.actor = FEED_MESSAGES.actor;
   }
-  if (form.request_id) {
+  if (form.request_id && !errors.request_id) {
     if (REQUEST_ID.test(form.request_id)) filter.requestId = form.request_id;
     else errors.request_id = FEED_MESSAGES.request_id;
   }
   for (const bound of ['from', 'to'] as const) {
-    if (!form[bound]) continue;
+    if (!form[bound] || errors[bound]) continue;
     const ms = parseUtcMinute(form[bound]);
     if (ms === null) errors[bound] = `${bound === 'from' ? 'From (from)' : 'To (to)'} ${FEED_MESSAGES.time}`;
     else filter[bound] = bound === 'to' ? ms + 59_999 : ms;
