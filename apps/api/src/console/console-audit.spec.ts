@@ -109,5 +109,8 @@ describe('The console audit views', () => {
       { field: 'fields.name', value: 'Dam' },
       { field: 'fields.tags', value: '["a"]' },
     ]);
+    expect(stateLines({ fields: { updated: Date.UTC(2026, 0, 2, 3, 4) } })).toEqual([
+      { field: 'fields.updated', value: `2026-01-02 03:04 UTC (${Date.UTC(2026, 0, 2, 3, 4)})` },
+    ]);
   });
 });

@@ -188,8 +188,22 @@ export function valueText(value: unknown): string {
   return [...shown].length > VALUE_SHOWN ? `${[...shown].slice(0, VALUE_SHOWN).join('')}…` : shown;
 }
 
+/** Fields holding a time in milliseconds, shown in UTC with the number itself (the `as_of` it stands for). */
+const TIME_FIELD = /(?:^|\.)(?:created|updated|deleted|abandoned|paused_at|assigned|unassigned)$/;
+
+export function fieldValueText(field: string, value: unknown): string {
+  if (TIME_FIELD.test(field) && typeof value === 'number' && Number.isSafeInteger(value) && value > 0) {
+    return `${timeView(value).text} (${value})`;
+  }
+  return valueText(value);
+}
+
 export const diffView = (diff: readonly FieldChange[]) =>
-  diff.map((c) => ({ field: c.field, before: valueText(c.before), after: valueText(c.after) }));
+  diff.map((c) => ({
+    field: c.field,
+    before: fieldValueText(c.field, c.before),
+    after: fieldValueText(c.field, c.after),
+  }));
 
 /** A state as lines of field and value (nested objects one level down), for the "as of" panel. */
 export function stateLines(state: unknown): { field: string; value: string }[] {
@@ -199,9 +213,9 @@ export function stateLines(state: unknown): { field: string; value: string }[] {
   for (const [key, value] of Object.entries(state)) {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [inner, innerValue] of Object.entries(value))
-        lines.push({ field: `${key}.${inner}`, value: valueText(innerValue) });
+        lines.push({ field: `${key}.${inner}`, value: fieldValueText(`${key}.${inner}`, innerValue) });
     } else {
-      lines.push({ field: key, value: valueText(value) });
+      lines.push({ field: key, value: fieldValueText(key, value) });
     }
   }
   return lines;
