@@ -59,6 +59,8 @@ export * from './history/list-workspace-events/list-workspace-events.query';
 export * from './history/list-workspace-events/list-workspace-events.handler';
 export * from './history/list-audit-events/list-audit-events.query';
 export * from './history/list-audit-events/list-audit-events.handler';
+export * from './history/get-resource-timeline/get-resource-timeline.query';
+export * from './history/get-resource-timeline/get-resource-timeline.handler';
 
 import { AddMemberHandler } from './workspaces/add-member/add-member.handler';
 import { CreateApiKeyHandler } from './workspaces/create-api-key/create-api-key.handler';
@@ -173,6 +175,7 @@ import {
   ListAuditEventsHandler,
   ListRequestEventsHandler,
 } from './history/list-audit-events/list-audit-events.handler';
+import { GetResourceTimelineHandler } from './history/get-resource-timeline/get-resource-timeline.handler';
 
 export const JOB_HANDLERS = [
   CreateJobHandler,
@@ -192,6 +195,7 @@ export const HISTORY_HANDLERS = [
   ListWorkspaceEventsHandler,
   ListAuditEventsHandler,
   ListRequestEventsHandler,
+  GetResourceTimelineHandler,
 ];
 export * from './webhooks';
 export * from './projections/checkpoint-poller';

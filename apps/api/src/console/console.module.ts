@@ -4,12 +4,13 @@ import type { AppConfig } from '../config';
 import { DashboardModule } from '../dashboard/dashboard.module';
 import { APP_CONFIG } from '../tokens';
 import { ConsoleController } from './console.controller';
+import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleApiKeyRefusal, ConsolePages } from './console-pages';
 
 /** The operator console (docs/console.md), on the dashboard's views, headers and session store. */
 @Module({
   imports: [DashboardModule],
-  controllers: [ConsoleController],
+  controllers: [ConsoleController, ConsoleAuditController],
   providers: [
     {
       provide: CONSOLE_SETTINGS,
