@@ -1,17 +1,8 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '@app/domain';
-import { DashboardProblem } from './dashboard-problem';
+import { problemPage } from './dashboard-problem';
 import { DASHBOARD_SECURITY_HEADERS, NO_STORE, sendPage } from './dashboard-http';
 import { layoutData } from './dashboard-view-data';
-
-const DOMAIN_PAGES: Record<DomainError['kind'], { status: number; title: string }> = {
-  validation: { status: 400, title: 'Check your input' },
-  not_found: { status: 404, title: 'Not found' },
-  limit_reached: { status: 429, title: 'Limit reached' },
-  conflict: { status: 409, title: 'Conflict' },
-  precondition_failed: { status: 412, title: 'Changed meanwhile' },
-};
 
 /**
  * Every failure of a dashboard route as an HTML page with the dashboard's headers, never the API's
@@ -25,7 +16,10 @@ export class DashboardExceptionFilter implements ExceptionFilter {
   async catch(error: unknown, host: ArgumentsHost) {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, title, message } = this.pageOf(error);
+    const { status, title, message } = problemPage(
+      error,
+      'The dashboard could not answer this request. Try again in a moment.',
+    );
     if (status >= 500) this.logger.error(`${request.method} ${request.url} failed`, (error as Error)?.stack);
     const signedIn = request.dashboard;
     try {
@@ -44,20 +38,5 @@ export class DashboardExceptionFilter implements ExceptionFilter {
         .type('text/plain; charset=utf-8')
         .send(`${title}: ${message}`);
     }
-  }
-
-  private pageOf(error: unknown): { status: number; title: string; message: string } {
-    if (error instanceof DashboardProblem) return { status: error.status, title: error.title, message: error.message };
-    if (error instanceof DomainError) return { ...DOMAIN_PAGES[error.kind], message: error.message };
-    if (error instanceof HttpException && error.getStatus() < 500)
-      return { status: error.getStatus(), title: 'Request refused', message: error.message };
-    const raw = error as { statusCode?: unknown; message?: unknown };
-    if (typeof raw?.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500)
-      return { status: raw.statusCode, title: 'Request refused', message: String(raw.message) };
-    return {
-      status: 500,
-      title: 'Something went wrong',
-      message: 'The dashboard could not answer this request. Try again in a moment.',
-    };
   }
 }

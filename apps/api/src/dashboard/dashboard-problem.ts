@@ -1,4 +1,7 @@
-/** A refusal the dashboard answers with a page of its own (dashboard-exception.filter.ts). */
+import { HttpException } from '@nestjs/common';
+import { DomainError } from '@app/domain';
+
+/** A refusal the dashboard or the console answers with a page of its own (their exception filters). */
 export class DashboardProblem extends Error {
   constructor(
     readonly status: number,
@@ -33,3 +36,27 @@ export const LINK_REFUSED = () =>
     'This sign-in link does not work',
     'The link is unknown, has expired or has already been used. Sign-in links work once, for a few minutes: ask your operator for a new one.',
   );
+
+const DOMAIN_PAGES: Record<DomainError['kind'], { status: number; title: string }> = {
+  validation: { status: 400, title: 'Check your input' },
+  not_found: { status: 404, title: 'Not found' },
+  limit_reached: { status: 429, title: 'Limit reached' },
+  conflict: { status: 409, title: 'Conflict' },
+  precondition_failed: { status: 412, title: 'Changed meanwhile' },
+};
+
+/**
+ * What a page says of a failure, for the dashboard's and the console's exception filters: their
+ * own refusals, the domain's answers, a framework's 4xx; anything else is a 500 saying
+ * `unexpected`, whose detail stays in the log.
+ */
+export function problemPage(error: unknown, unexpected: string): { status: number; title: string; message: string } {
+  if (error instanceof DashboardProblem) return { status: error.status, title: error.title, message: error.message };
+  if (error instanceof DomainError) return { ...DOMAIN_PAGES[error.kind], message: error.message };
+  if (error instanceof HttpException && error.getStatus() < 500)
+    return { status: error.getStatus(), title: 'Request refused', message: error.message };
+  const raw = error as { statusCode?: unknown; message?: unknown };
+  if (typeof raw?.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500)
+    return { status: raw.statusCode, title: 'Request refused', message: String(raw.message) };
+  return { status: 500, title: 'Something went wrong', message: unexpected };
+}
