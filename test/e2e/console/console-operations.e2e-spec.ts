@@ -23,6 +23,14 @@ function poisonProjects(t: TestApp, name: string) {
   return state;
 }
 
+/** A subscription to a loopback port nobody listens on fails at once; three failures pause it. */
+const FAILING_WEBHOOKS = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_RETRY_DELAYS_MS: '0,20,20,20',
+  WEBHOOK_PAUSE_AFTER_FAILURES: '3',
+};
+const UNREACHABLE = 'https://127.0.0.1:9/hooks';
+
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
 
@@ -46,7 +54,7 @@ describe('The console’s operations screens (projections, deliveries, topology)
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wos-console-ops-'));
-    t = await TestApp.start({ PROJECTIONS: 'inline' }, dir);
+    t = await TestApp.start({ PROJECTIONS: 'inline', ...FAILING_WEBHOOKS }, dir);
     replica = await TestApp.start({ PROJECTIONS: 'external' }, dir);
     console_ = new ConsoleClient(t.baseUrl);
     fullKey = (await t.provision()).fullKey;
@@ -226,18 +234,42 @@ describe('The console’s operations screens (projections, deliveries, topology)
   });
 
   it('shows deliveries across workspaces and the topology; the operator route answers the same figures', async () => {
+    const webhook = await t.request('POST', '/v1/webhooks', {
+      token: fullKey,
+      body: { name: 'Ops feed', url: UNREACHABLE, event_types: ['project.created'] },
+    });
+    expect(webhook.status).toBe(201);
+    await t.request('POST', '/v1/projects', { token: fullKey, body: { ...project, name: 'Delivered survey' } });
+    const paused = await until(
+      'the subscription to pause',
+      async () => (await t.admin('GET', '/deliveries')).body,
+      (o) => o.subscriptions.some((s: { status: string }) => s.status === 'paused'),
+    );
+    expect(paused.subscriptions).toEqual([
+      {
+        id: webhook.body.id,
+        workspace_id: webhook.body.workspace_id ?? expect.any(String),
+        url: UNREACHABLE,
+        status: 'paused',
+        failure_count: 3,
+        last_attempt_at: expect.any(Number),
+        last_response_status: null,
+        pause_reason: 'consecutive_failures',
+        paused_at: expect.any(Number),
+      },
+    ]);
+    expect(paused.attempts.reduce((n: number, a: { failed: number }) => n + a.failed, 0)).toBe(3);
     const deliveries = await console_.page('GET', '/console/deliveries', { cookie: auditor });
     expect(deliveries.status).toBe(200);
     expect(deliveries.html).toContain('id="deliveries-chart"');
     expect(deliveries.html).toContain('data-backlog="pending"');
+    expect(deliveries.html).toContain(`<tr data-webhook="${webhook.body.id}">`);
+    expect(deliveries.html).toContain(`<code>${UNREACHABLE}</code>`);
+    expect(deliveries.html).toContain('Too many consecutive failures');
+    expect(deliveries.html).toContain('0 succeeded and 3 failed over the last 24 hours');
     const json = await t.request('GET', '/v1/admin/deliveries', { token: ADMIN_TOKEN });
     expect(json.status).toBe(200);
-    expect(json.body).toEqual({
-      backlog: { pending: expect.any(Number), retrying: expect.any(Number) },
-      subscriptions: [],
-      attempts: expect.any(Array),
-      bucket_ms: 3_600_000,
-    });
+    expect(json.body).toEqual({ ...paused, backlog: { pending: 0, retrying: 0 } });
     expect(json.body.attempts).toHaveLength(24);
     expect((await t.request('GET', '/v1/admin/deliveries', { token: fullKey })).status).toBe(403);
 

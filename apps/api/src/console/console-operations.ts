@@ -90,13 +90,14 @@ const clockLabel = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 export function lagChart(samples: readonly LagSample[], names: readonly string[]): ChartView {
   const latest = samples.at(-1);
   const worst = latest ? Math.max(0, ...Object.values(latest.lag)) : 0;
+  const minutes = latest ? Math.max(1, Math.round((latest.at - samples[0].at) / 60_000)) : 0;
   return chartView({
     id: 'lag-chart',
     title: 'Projection lag',
     summary:
       samples.length === 0
         ? 'No sample yet: the service samples every projection’s lag every few seconds.'
-        : `Events not yet applied per projection, sampled over the last ${Math.max(1, Math.round((samples.at(-1)!.at - samples[0].at) / 60_000))} minutes (UTC); now at most ${number(worst)}.`,
+        : `Events not yet applied per projection, sampled every few seconds over the last ${minutes === 1 ? 'minute' : `${minutes} minutes`} (UTC); now at most ${number(worst)}.`,
     kind: 'line',
     labels: samples.map((s) => clockLabel(s.at)),
     series: names.map((name) => ({ label: name, values: samples.map((s) => s.lag[name] ?? 0) })),
