@@ -213,9 +213,10 @@ export class ConsoleOperationsController {
   async topology(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const { view } = await this.pages.signedIn(request);
     const now = Date.now();
-    const [ready, report, events] = await Promise.all([
+    const [ready, report, { dead_letters }, events] = await Promise.all([
       this.readiness.check(),
       this.queries.execute(new GetProjectionStatusQuery()),
+      this.queries.execute(new ListDeadLettersQuery()),
       this.recentEvents(now - EVENT_MINUTES * 60_000),
     ]);
     await this.pages.page(reply, 200, 'topology', {
@@ -224,7 +225,7 @@ export class ConsoleOperationsController {
       ready,
       readyMaxLag: READY_MAX_LAG,
       checks: Object.entries(ready.checks).map(([name, value]) => ({ name, value })),
-      projections: projectionRows(report.projections, []),
+      projections: projectionRows(report.projections, dead_letters),
       events: eventsPerMinuteChart(events.entries, now, EVENT_MINUTES, events.capped),
     });
   }
