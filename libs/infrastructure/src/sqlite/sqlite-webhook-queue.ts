@@ -446,7 +446,7 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
   async troubledSubscriptions(limit: number): Promise<TroubledSubscription[]> {
     const rows = this.db
       .prepare<
-        [number],
+        [],
         {
           webhook_id: string;
           workspace_id: string;
@@ -460,9 +460,9 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
                 t.last_attempt_at, t.last_response_status
          FROM webhook_routes r LEFT JOIN webhook_telemetry t ON t.webhook_id = r.webhook_id
          WHERE r.active = 0 OR t.failure_count > 0
-         ORDER BY failure_count DESC, r.webhook_id LIMIT ?`,
+         ORDER BY failure_count DESC, r.webhook_id ${limitSql(Math.max(0, Math.floor(limit)))}`,
       )
-      .all(Math.max(0, Math.floor(limit)));
+      .all();
     return rows.map((row) => ({
       webhookId: row.webhook_id,
       workspaceId: row.workspace_id,
