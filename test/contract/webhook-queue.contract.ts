@@ -515,6 +515,90 @@ export function webhookQueueContract(
         expect(await queue.countAttempts('whk_none', { since: 0, bucketMs: HOUR })).toEqual([]);
       });
 
+      it('counts every subscription’s attempts per period since a time, oldest first', async () => {
+        const HOUR = 3_600_000;
+        const base = Math.floor(T0 / HOUR) * HOUR;
+        const log = [
+          ['whk_a', base - 1, true],
+          ['whk_a', base + 5, true],
+          ['whk_b', base + 10, false],
+          ['whk_b', base + HOUR + 1, false],
+          ['whk_c', base + HOUR + 2, true],
+        ] as const;
+        for (const [i, [webhookId, attemptedAt, succeeded]] of log.entries()) {
+          await queue.recordAttempt(attemptOf({ id: `msg_all${i}`, webhookId }, 1, { attemptedAt, succeeded }));
+        }
+        expect(await queue.countAllAttempts({ since: base, bucketMs: HOUR })).toEqual([
+          { bucket: base, succeeded: 1, failed: 1 },
+          { bucket: base + HOUR, succeeded: 1, failed: 1 },
+        ]);
+        expect(await queue.countAllAttempts({ since: base + 2 * HOUR, bucketMs: HOUR })).toEqual([]);
+      });
+
+      it('counts the backlog: pending deliveries never attempted, and those waiting for a retry', async () => {
+        expect(await queue.deliveryBacklog()).toEqual({ pending: 0, retrying: 0 });
+        const retried = delivery();
+        const done = delivery();
+        await enqueue(retried, done, delivery({ nextAttemptAt: T0 + 60_000 }), delivery({ webhookId: 'whk_2' }));
+        for (const claim of await queue.claimDue('w', T0, 10, 1_000)) {
+          if (claim.id === retried.id)
+            await queue.settle(claim, attemptOf(claim, 1), { status: 'retry', nextAttemptAt: T0 + 5_000 });
+          else if (claim.id === done.id)
+            await queue.settle(claim, attemptOf(claim, 1, { succeeded: true }), { status: 'succeeded' });
+          else await queue.release(claim);
+        }
+        expect(await queue.deliveryBacklog()).toEqual({ pending: 2, retrying: 1 });
+      });
+
+      it('lists the paused and the failing subscriptions, most failures first, up to a limit', async () => {
+        expect(await queue.acquireFanout('a', T0, 10_000)).not.toBeNull();
+        const route = (webhookId: string, workspaceId: string, active: boolean) => ({
+          webhookId,
+          workspaceId,
+          eventTypes: ['project.created'],
+          active,
+        });
+        const fine = delivery({ webhookId: 'whk_fine', workspaceId: 'ws_1' });
+        const failing = delivery({ webhookId: 'whk_failing', workspaceId: 'ws_2' });
+        const worst = delivery({ webhookId: 'whk_worst', workspaceId: 'ws_3' });
+        await queue.commitFanout('a', {
+          checkpoint: 1,
+          upsertRoutes: [
+            route('whk_fine', 'ws_1', true),
+            route('whk_failing', 'ws_2', true),
+            route('whk_worst', 'ws_3', true),
+            route('whk_paused', 'ws_1', false),
+          ],
+          removeRoutes: [],
+          deliveries: [fine, failing, worst],
+        });
+        // whk_worst fails three times in a row, whk_failing once, whk_fine succeeds.
+        for (let n = 1; n <= 3; n++) {
+          for (const claim of await queue.claimDue('w', T0 + n * 10_000, 10, 1_000)) {
+            const fails = claim.id === worst.id || (claim.id === failing.id && n === 1);
+            if (!fails && claim.id !== fine.id) {
+              await queue.release(claim);
+              continue;
+            }
+            await queue.settleMany([
+              {
+                claim,
+                attempt: attemptOf(claim, n, { succeeded: !fails, responseStatus: fails ? 500 : 200 }),
+                settlement: fails ? { status: 'retry', nextAttemptAt: T0 } : { status: 'succeeded' },
+              },
+            ]);
+          }
+        }
+        const troubled = await queue.troubledSubscriptions(10);
+        expect(troubled.map((s) => [s.webhookId, s.workspaceId, s.active, s.failureCount])).toEqual([
+          ['whk_worst', 'ws_3', true, 3],
+          ['whk_failing', 'ws_2', true, 1],
+          ['whk_paused', 'ws_1', false, 0],
+        ]);
+        expect(troubled[0]).toMatchObject({ lastAttemptAt: T0 + 3, lastResponseStatus: 500 });
+        expect((await queue.troubledSubscriptions(1)).map((s) => s.webhookId)).toEqual(['whk_worst']);
+      });
+
       it('re-queues failed deliveries created in the window, due now, in a new round', async () => {
         const old = delivery({ createdAt: T0 - 10_000 });
         const inWindow = delivery({ createdAt: T0 + 10 });

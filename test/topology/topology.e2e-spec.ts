@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConsoleClient } from '../support/console';
+import { csrfOf } from '../support/dashboard';
 import { UNLIMITED_RATE } from '../support/reliability-profile';
 import { ServiceClient, Tenant } from '../support/service-client';
 import type { ServiceProcess } from '../support/service-process';
@@ -230,6 +232,43 @@ describe('Topology: one projector and two replicas on one DATA_DIR', () => {
       expect(state).not.toBe('failed');
     }
     for (const client of [a, b]) expect(await missingThrough(client)).toEqual([]);
+  });
+
+  it('the console served by a replica shows the projector’s projections and refuses its actions as the operator API does', async () => {
+    const [p, ...onReplicas] = clients();
+    const projector = (await p.expectAdmin('GET', '/projections', undefined, 200)).projections;
+    const escape = (text: string) =>
+      text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
+    for (const replica of onReplicas) {
+      const console_ = new ConsoleClient(replica.baseUrl);
+      const cookie = await console_.signIn(ADMIN_TOKEN);
+      const page = await console_.page('GET', '/console/projections', { cookie });
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('This process is an API replica');
+      const live = JSON.parse((await console_.page('GET', '/console/projections/live', { cookie })).html);
+      expect(live.fields.role).toBe('replica');
+      for (const { name, checkpoint } of projector)
+        expect({ name, checkpoint: live.fields[`${name}.checkpoint`] }).toEqual({
+          name,
+          checkpoint: checkpoint.toLocaleString('en'),
+        });
+      const form = { _csrf: csrfOf(page.html) };
+      for (const [path, apiPath] of [
+        ['/console/projections/rebuild', '/projections/rebuild'],
+        ['/console/projections/verify', '/events/verify'],
+        ['/console/projections/dead-letters/projects/1/retry', '/projections/dead-letters/projects/1/retry'],
+        ['/console/projections/dead-letters/projects/1/skip', '/projections/dead-letters/projects/1/skip'],
+      ]) {
+        const api = await replica.admin('POST', apiPath);
+        const refused = await console_.page('POST', path, { cookie, form });
+        expect({ path, status: refused.status }).toEqual({ path, status: api.status });
+        expect(api.status).toBe(409);
+        expect(refused.html).toContain(escape(api.body.message));
+      }
+      const topology = await console_.page('GET', '/console/topology', { cookie });
+      expect(topology.html).toContain('<strong>API replica</strong> (replica)');
+      expect(topology.html).toContain('<dd data-check="projections">ok</dd>');
+    }
   });
 
   it('after kill -9 of the projector, writes through the replicas commit and converge within seconds of its restart', async () => {

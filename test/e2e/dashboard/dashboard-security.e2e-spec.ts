@@ -17,7 +17,7 @@ import {
  */
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const DASHBOARD_ROUTES = routeInventory().filter((r) => r.path === '/dashboard' || r.path.startsWith('/dashboard/'));
 

@@ -12,6 +12,9 @@ export const CONSOLE_COOKIE: SessionCookieSpec = { name: 'console_session', path
 /** The console's screens, in the order of its navigation: a screen added here appears in every page's nav. */
 export const CONSOLE_NAV: readonly { id: string; href: string; label: string }[] = [
   { id: 'workspaces', href: '/console/workspaces', label: 'Workspaces' },
+  { id: 'projections', href: '/console/projections', label: 'Projections' },
+  { id: 'deliveries', href: '/console/deliveries', label: 'Deliveries' },
+  { id: 'topology', href: '/console/topology', label: 'Topology' },
   { id: 'events', href: '/console/events', label: 'Events' },
 ];
 

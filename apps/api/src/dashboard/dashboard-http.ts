@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Headers of every dashboard response. The policy allows scripts, styles and images from the
- * service only, forms posted to it only, and no framing: with no inline script or style anywhere,
- * an injected tag could neither run nor restyle the page.
+ * Headers of every dashboard response. The policy allows scripts, styles, images and the script's
+ * requests (the console's live figures) from the service only, forms posted to it only, and no
+ * framing: with no inline script or style anywhere, an injected tag could neither run nor restyle
+ * the page.
  */
 export const DASHBOARD_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const DASHBOARD_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': DASHBOARD_CSP,

@@ -2,6 +2,7 @@ import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, T
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  GetDeliveryOverviewQuery,
   GetProjectionStatusQuery,
   ListDeadLettersQuery,
   POSITION_POSITIVE,
@@ -18,6 +19,7 @@ import {
   DeadLetterListSchema,
   DeadLetterRetriedSchema,
   DeadLetterSkippedSchema,
+  DeliveryOverviewSchema,
   ProjectionStatusListSchema,
   RebuildStartedSchema,
   VerifyReportSchema,
@@ -117,6 +119,18 @@ export class OperationsController {
   })
   rebuild(@Body() body: RebuildDto) {
     return this.commands.execute(new RebuildProjectionsCommand(body.name));
+  }
+
+  @Get('deliveries')
+  @RequiresRole('auditor')
+  @ApiOperation({
+    summary: 'Webhook deliveries across every workspace',
+    description:
+      "The backlog (pending deliveries, and those waiting for a retry), the paused and failing subscriptions with their workspace, URL, failure count and pause reason, and every subscription's attempts per hour over the last 24 hours (succeeded and failed).",
+  })
+  @ApiOkResponse({ type: DeliveryOverviewSchema })
+  deliveries() {
+    return this.queries.execute(new GetDeliveryOverviewQuery());
   }
 
   @Post('events/verify')

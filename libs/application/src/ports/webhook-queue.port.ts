@@ -161,6 +161,25 @@ export interface AttemptCount {
   failed: number;
 }
 
+/** The deliveries waiting across every subscription. */
+export interface DeliveryBacklog {
+  /** Pending deliveries not attempted yet. */
+  pending: number;
+  /** Pending deliveries with at least one failed attempt behind them, waiting for the next one. */
+  retrying: number;
+}
+
+/** A subscription the operators should look at: paused, or failing its latest attempts. */
+export interface TroubledSubscription {
+  webhookId: string;
+  workspaceId: string;
+  /** False while the subscription is paused (its route as the fan-out last recorded it). */
+  active: boolean;
+  failureCount: number;
+  lastAttemptAt: number | null;
+  lastResponseStatus: number | null;
+}
+
 export interface WebhookQueue {
   /** Creates tables/collections and indexes that do not exist yet. */
   init(): Promise<void>;
@@ -237,6 +256,15 @@ export interface WebhookQueue {
    * multiples of it: whole UTC days or hours), oldest first; periods without attempts are absent.
    */
   countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]>;
+  /** `countAttempts` over every subscription at once (the operators' view across workspaces). */
+  countAllAttempts(options: { since: number; bucketMs: number }): Promise<AttemptCount[]>;
+  /** The pending deliveries of every subscription, counted. */
+  deliveryBacklog(): Promise<DeliveryBacklog>;
+  /**
+   * Subscriptions paused or with consecutive failures, most failures first (then by id), at most
+   * `limit`: read from the routes and the telemetry, one row per subscription.
+   */
+  troubledSubscriptions(limit: number): Promise<TroubledSubscription[]>;
   /**
    * Puts the subscription's failed deliveries created in [since, until) back in the queue, due
    * `now`, with a new round of the retry schedule. Resolves with how many.

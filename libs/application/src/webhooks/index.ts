@@ -34,6 +34,8 @@ export * from './list-webhooks/list-webhooks.query';
 export * from './list-webhooks/list-webhooks.handler';
 export * from './list-webhook-deliveries/list-webhook-deliveries.query';
 export * from './list-webhook-deliveries/list-webhook-deliveries.handler';
+export * from './get-delivery-overview/get-delivery-overview.query';
+export * from './get-delivery-overview/get-delivery-overview.handler';
 
 import { CreateWebhookHandler } from './create-webhook/create-webhook.handler';
 import { UpdateWebhookHandler } from './update-webhook/update-webhook.handler';
@@ -47,6 +49,7 @@ import { GetWebhookPauseHandler } from './get-webhook-pause/get-webhook-pause.ha
 import { ListWebhooksHandler } from './list-webhooks/list-webhooks.handler';
 import { ListWebhookDeliveriesHandler } from './list-webhook-deliveries/list-webhook-deliveries.handler';
 import { CountWebhookAttemptsHandler } from './count-webhook-attempts/count-webhook-attempts.handler';
+import { GetDeliveryOverviewHandler } from './get-delivery-overview/get-delivery-overview.handler';
 import { WebhookTargetGuard } from './webhook-target-guard';
 
 /** What the composition root registers for webhooks (the ports and the dispatcher are bound there). */
@@ -64,4 +67,5 @@ export const WEBHOOK_HANDLERS = [
   ListWebhooksHandler,
   ListWebhookDeliveriesHandler,
   CountWebhookAttemptsHandler,
+  GetDeliveryOverviewHandler,
 ];

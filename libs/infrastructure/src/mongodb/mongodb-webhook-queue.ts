@@ -9,6 +9,8 @@ import {
   SettleRequest,
   SettleResult,
   AttemptCount,
+  DeliveryBacklog,
+  TroubledSubscription,
   StoredAttempt,
   TelemetryChange,
   WebhookQueue,
@@ -506,6 +508,73 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
   }
 
   /** One aggregation over the subscription's attempts since the time, grouped by period. */
+  /** Off the `by_time` index: the window's attempts only. */
+  async countAllAttempts(options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    const bucketMs = Math.floor(options.bucketMs);
+    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
+    return this.attempts
+      .aggregate<AttemptCount>([
+        { $match: { attempted_at: { $gte: options.since } } },
+        {
+          $group: {
+            _id: { $subtract: ['$attempted_at', { $mod: ['$attempted_at', bucketMs] }] },
+            succeeded: { $sum: { $cond: ['$succeeded', 1, 0] } },
+            failed: { $sum: { $cond: ['$succeeded', 0, 1] } },
+          },
+        },
+        { $sort: { _id: 1 } },
+        { $project: { _id: 0, bucket: '$_id', succeeded: 1, failed: 1 } },
+      ])
+      .toArray();
+  }
+
+  /** Two counts on the `due` index (status first). */
+  async deliveryBacklog(): Promise<DeliveryBacklog> {
+    const [all, retrying] = await Promise.all([
+      this.deliveries.countDocuments({ status: 'pending' }),
+      this.deliveries.countDocuments({ status: 'pending', attempts: { $gt: 0 } }),
+    ]);
+    return { pending: all - retrying, retrying };
+  }
+
+  /**
+   * The paused routes and the failing subscriptions' telemetry (each collection holds one
+   * document per subscription), joined here.
+   */
+  async troubledSubscriptions(limit: number): Promise<TroubledSubscription[]> {
+    const max = Math.max(0, Math.floor(limit));
+    if (max === 0) return [];
+    const [paused, failing] = await Promise.all([
+      this.routes.find({ active: false }).sort({ _id: 1 }).limit(max).toArray(),
+      this.telemetry
+        .find({ failure_count: { $gt: 0 } })
+        .sort({ failure_count: -1, _id: 1 })
+        .limit(max)
+        .toArray(),
+    ]);
+    const ids = [...new Set([...paused.map((r) => r._id), ...failing.map((t) => t._id)])];
+    const [routes, telemetry] = await Promise.all([
+      this.routes.find({ _id: { $in: ids } }).toArray(),
+      this.telemetry.find({ _id: { $in: ids } }).toArray(),
+    ]);
+    const telemetryOf = new Map(telemetry.map((t) => [t._id, t]));
+    return routes
+      .map((route) => {
+        const t = telemetryOf.get(route._id);
+        return {
+          webhookId: route._id,
+          workspaceId: route.workspace_id,
+          active: route.active,
+          failureCount: t?.failure_count ?? 0,
+          lastAttemptAt: t?.last_attempt_at ?? null,
+          lastResponseStatus: t?.last_response_status ?? null,
+        };
+      })
+      .filter((s) => !s.active || s.failureCount > 0)
+      .sort((a, b) => b.failureCount - a.failureCount || (a.webhookId < b.webhookId ? -1 : 1))
+      .slice(0, max);
+  }
+
   async countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
     const bucketMs = Math.floor(options.bucketMs);
     if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');

@@ -19,7 +19,9 @@ import {
   SettleRequest,
   SettleResult,
   AttemptCount,
+  DeliveryBacklog,
   StoredAttempt,
+  TroubledSubscription,
   TelemetryChange,
   WebhookQueue,
   WebhookRoute,
@@ -416,6 +418,61 @@ export class SqliteWebhookQueue extends BatchSettlingQueue implements WebhookQue
   }
 
   /** Read off the subscription's attempts (its index), which pruning keeps to the retention period. */
+  /** Off the index on `attempted_at`: the window's attempts only. */
+  async countAllAttempts(options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    const bucketMs = Math.floor(options.bucketMs);
+    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
+    return this.db
+      .prepare(
+        `SELECT attempted_at - (attempted_at % @bucketMs) AS bucket, sum(succeeded) AS succeeded,
+                count(*) - sum(succeeded) AS failed
+         FROM webhook_attempts WHERE attempted_at >= @since
+         GROUP BY bucket ORDER BY bucket`,
+      )
+      .all({ since: options.since, bucketMs }) as AttemptCount[];
+  }
+
+  /** Off the partial index of pending deliveries: the backlog's rows only. */
+  async deliveryBacklog(): Promise<DeliveryBacklog> {
+    const row = this.db
+      .prepare<[], { pending: number; retrying: number | null }>(
+        `SELECT count(*) - coalesce(sum(attempts > 0), 0) AS pending, coalesce(sum(attempts > 0), 0) AS retrying
+         FROM webhook_deliveries WHERE status = 'pending'`,
+      )
+      .get();
+    return { pending: row?.pending ?? 0, retrying: row?.retrying ?? 0 };
+  }
+
+  async troubledSubscriptions(limit: number): Promise<TroubledSubscription[]> {
+    const rows = this.db
+      .prepare<
+        [],
+        {
+          webhook_id: string;
+          workspace_id: string;
+          active: number;
+          failure_count: number;
+          last_attempt_at: number | null;
+          last_response_status: number | null;
+        }
+      >(
+        `SELECT r.webhook_id, r.workspace_id, r.active, coalesce(t.failure_count, 0) AS failure_count,
+                t.last_attempt_at, t.last_response_status
+         FROM webhook_routes r LEFT JOIN webhook_telemetry t ON t.webhook_id = r.webhook_id
+         WHERE r.active = 0 OR t.failure_count > 0
+         ORDER BY failure_count DESC, r.webhook_id ${limitSql(Math.max(0, Math.floor(limit)))}`,
+      )
+      .all();
+    return rows.map((row) => ({
+      webhookId: row.webhook_id,
+      workspaceId: row.workspace_id,
+      active: row.active === 1,
+      failureCount: row.failure_count,
+      lastAttemptAt: row.last_attempt_at,
+      lastResponseStatus: row.last_response_status,
+    }));
+  }
+
   async countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
     const bucketMs = Math.floor(options.bucketMs);
     if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');

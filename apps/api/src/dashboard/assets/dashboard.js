@@ -81,3 +81,61 @@ document.addEventListener('DOMContentLoaded', function () {
     });
   });
 });
+
+// Live figures (the console's Projections screen): a region with data-live-url is refreshed from
+// that JSON every data-live-every milliseconds (console-operations.ts, LiveUpdate): texts by
+// data-live-field, badges' data-state by data-live-badge, progress bars by data-live-progress,
+// charts by canvas id. Without the script the page shows the figures of its load.
+document.addEventListener('DOMContentLoaded', function () {
+  document.querySelectorAll('[data-live-url]').forEach(function (region) {
+    var url = region.getAttribute('data-live-url');
+    var every = Math.max(1000, Number(region.getAttribute('data-live-every')) || 5000);
+    var status = region.querySelector('[data-live-status]');
+    var apply = function (update) {
+      Object.keys(update.fields || {}).forEach(function (key) {
+        document.querySelectorAll('[data-live-field="' + CSS.escape(key) + '"]').forEach(function (el) {
+          if (el.textContent !== update.fields[key]) el.textContent = update.fields[key];
+        });
+      });
+      Object.keys(update.badges || {}).forEach(function (key) {
+        document.querySelectorAll('[data-live-badge="' + CSS.escape(key) + '"]').forEach(function (el) {
+          el.setAttribute('data-state', update.badges[key]);
+        });
+      });
+      Object.keys(update.progress || {}).forEach(function (key) {
+        document.querySelectorAll('[data-live-progress="' + CSS.escape(key) + '"]').forEach(function (el) {
+          el.value = update.progress[key];
+        });
+      });
+      Object.keys(update.charts || {}).forEach(function (id) {
+        var canvas = document.getElementById(id);
+        var chart = canvas && window.Chart && window.Chart.getChart(canvas);
+        if (!chart) return;
+        var spec = update.charts[id];
+        chart.data.labels = spec.labels;
+        spec.series.forEach(function (series, i) {
+          if (chart.data.datasets[i]) chart.data.datasets[i].data = series.values;
+        });
+        chart.update('none');
+      });
+    };
+    var poll = function () {
+      fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.json();
+        })
+        .then(function (update) {
+          apply(update);
+          if (status) status.textContent = 'Live: updated at ' + new Date().toISOString().slice(11, 19) + ' UTC.';
+        })
+        .catch(function () {
+          if (status) status.textContent = 'Live updates stopped: reload the page.';
+        })
+        .finally(function () {
+          setTimeout(poll, every);
+        });
+    };
+    setTimeout(poll, every);
+  });
+});

@@ -1,4 +1,14 @@
-import type { DeadLetter, Difference, ProjectionStatus, RebuildProgress, VerifyReport } from '@app/application';
+import type {
+  AttemptCount,
+  DeadLetter,
+  DeliveryBacklog,
+  DeliveryOverview,
+  Difference,
+  ProjectionStatus,
+  RebuildProgress,
+  TroubledWebhook,
+  VerifyReport,
+} from '@app/application';
 import { EXAMPLE, millis } from './common.schema';
 import { schemaOf } from './schema-table';
 
@@ -196,5 +206,58 @@ export const NotReadySchema = schemaOf(
     status: { enum: ['not_ready'], example: 'not_ready' },
     role: { enum: ROLES, example: 'replica' },
     checks: { type: () => ReadinessChecksSchema },
+  },
+);
+
+export const DeliveryBacklogSchema = schemaOf<DeliveryBacklog>(
+  { name: 'DeliveryBacklog', description: 'Pending webhook deliveries across every workspace.' },
+  {
+    pending: count('Pending deliveries not attempted yet', 3),
+    retrying: count('Pending deliveries waiting for a retry after a failed attempt', 1),
+  },
+);
+
+export const TroubledWebhookSchema = schemaOf<TroubledWebhook>(
+  { name: 'TroubledWebhook', description: 'A paused subscription, or one whose latest attempts failed.' },
+  {
+    id: { example: EXAMPLE.webhookId },
+    workspace_id: { example: EXAMPLE.workspaceId },
+    url: { type: String, nullable: true, example: 'https://hooks.example.com/ops' },
+    status: { enum: ['active', 'paused'], example: 'paused' },
+    failure_count: count('Consecutive failed attempts', 12),
+    last_attempt_at: millis('Unix time in milliseconds; null before the first attempt', { nullable: true }),
+    last_response_status: { type: 'integer', nullable: true, example: 503 },
+    pause_reason: {
+      type: String,
+      enum: ['consecutive_failures', 'gone', 'by_hand'],
+      nullable: true,
+      example: 'consecutive_failures',
+    },
+    paused_at: millis('Unix time in milliseconds; null for an active subscription', { nullable: true }),
+  },
+);
+
+export const AttemptCountSchema = schemaOf<AttemptCount>(
+  { name: 'AttemptCount', description: 'Delivery attempts of one period.' },
+  {
+    bucket: millis('Start of the period (Unix time in milliseconds)'),
+    succeeded: count('Attempts that succeeded', 40),
+    failed: count('Attempts that failed', 2),
+  },
+);
+
+export const DeliveryOverviewSchema = schemaOf<DeliveryOverview>(
+  { name: 'DeliveryOverview', description: 'Webhook deliveries across every workspace.' },
+  {
+    backlog: { type: () => DeliveryBacklogSchema },
+    subscriptions: {
+      type: () => [TroubledWebhookSchema],
+      description: 'Paused and failing subscriptions, most failures first (at most 50)',
+    },
+    attempts: {
+      type: () => [AttemptCountSchema],
+      description: 'Attempts per hour over the last 24 hours, oldest first',
+    },
+    bucket_ms: count('Length of a period in milliseconds', 3600000, 1),
   },
 );
