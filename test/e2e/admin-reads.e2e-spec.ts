@@ -58,6 +58,10 @@ describe("Operator reads: workspaces, their keys and members (ARCHITECTURE's ope
       message: 'q must be a string of 1 to 100 characters',
     });
     expect((await t.admin('GET', '/workspaces?cursor=nope')).body).toEqual({ message: 'cursor is invalid' });
+    const repeatedQ = await t.admin('GET', '/workspaces?q=a&q=b');
+    expect([repeatedQ.status, repeatedQ.body]).toEqual([400, { message: 'q must be a string of 1 to 100 characters' }]);
+    const repeatedCursor = await t.admin('GET', `/workspaces?cursor=${first.body.cursor}&cursor=x`);
+    expect([repeatedCursor.status, repeatedCursor.body]).toEqual([400, { message: 'cursor is invalid' }]);
   });
 
   it("lists a workspace's API keys without secret or hash, and its members", async () => {

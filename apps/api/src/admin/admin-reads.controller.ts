@@ -9,8 +9,9 @@ import {
   ListWorkspacesQuery,
   WORKSPACE_SEARCH_MESSAGE,
 } from '@app/application';
-import { validationError, WORKSPACE_NOT_FOUND } from '@app/domain';
+import { WORKSPACE_NOT_FOUND } from '@app/domain';
 import { OperatorOnly, RequiresRole } from '../http/auth';
+import { singleQueryValue } from '../http/query-params';
 import { ApiCursorQuery, ApiErrors, ApiIdParam, ApiOperatorAuth } from '../openapi/decorators';
 import {
   AdminApiKey,
@@ -20,13 +21,6 @@ import {
   WorkspaceListSchema,
 } from '../openapi/schemas/admin-reads.schema';
 import { EXAMPLE } from '../openapi/schemas/common.schema';
-
-/** A query-string value that must be one string when given (a repeated parameter is an array). */
-function oneString(raw: unknown, message: string): string | undefined {
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw validationError(message);
-  return raw;
-}
 
 /**
  * The operator's reads (docs/operations.md, Reading the workspaces): workspaces with their usage,
@@ -60,8 +54,8 @@ export class AdminReadsController {
   list(@Query('q') q?: unknown, @Query('cursor') cursor?: unknown) {
     return this.queries.execute(
       new ListWorkspacesQuery({
-        q: oneString(q, WORKSPACE_SEARCH_MESSAGE),
-        cursor: oneString(cursor, INVALID_CURSOR),
+        q: singleQueryValue('q', q, WORKSPACE_SEARCH_MESSAGE),
+        cursor: singleQueryValue('cursor', cursor, INVALID_CURSOR),
       }),
     );
   }
@@ -88,7 +82,7 @@ export class AdminReadsController {
   @ApiOkResponse({ type: AdminApiKeyListSchema })
   @ApiErrors({ 400: INVALID_CURSOR, 404: WORKSPACE_NOT_FOUND })
   async apiKeys(@Param('workspaceId') workspaceId: string, @Query('cursor') cursor?: unknown) {
-    const after = oneString(cursor, INVALID_CURSOR);
+    const after = singleQueryValue('cursor', cursor, INVALID_CURSOR);
     await this.queries.execute(new GetWorkspaceQuery(workspaceId));
     const list = await this.queries.execute(new ListApiKeysQuery(workspaceId, after));
     const api_keys = list.api_keys.map((key): AdminApiKey => ({
@@ -113,7 +107,7 @@ export class AdminReadsController {
   @ApiOkResponse({ type: AdminMemberListSchema })
   @ApiErrors({ 400: INVALID_CURSOR, 404: WORKSPACE_NOT_FOUND })
   async members(@Param('workspaceId') workspaceId: string, @Query('cursor') cursor?: unknown) {
-    const after = oneString(cursor, INVALID_CURSOR);
+    const after = singleQueryValue('cursor', cursor, INVALID_CURSOR);
     await this.queries.execute(new GetWorkspaceQuery(workspaceId));
     const list = await this.queries.execute(new ListTeamQuery(workspaceId, { cursor: after }));
     return { members: list.team, count: list.count, cursor: list.cursor };

@@ -37,11 +37,12 @@ import {
   statusFilterOf,
   statusOptions,
   statusView,
-  timelineEntry,
+  timelineView,
 } from './dashboard-projects';
 import { layoutData, SignedInView, timeView } from './dashboard-view-data';
 
 const PROJECTS_PATH = '/dashboard/projects';
+const projectPath = (projectId: string) => `${PROJECTS_PATH}/${encodeURIComponent(projectId)}`;
 
 /**
  * The dashboard's projects and jobs (docs/dashboard.md), read only: the projects' list with its
@@ -68,7 +69,7 @@ export class DashboardProjectsController {
     @Query('archived') rawArchived: unknown,
     @Query('cursor') cursor: unknown,
   ) {
-    const view = await this.pages.signedIn(request, { permission: 'view_projects' });
+    const view = await this.signedIn(request);
     const status = statusFilterOf(rawStatus);
     const search = searchOf(rawSearch);
     const archived = rawArchived === 'true';
@@ -110,7 +111,7 @@ export class DashboardProjectsController {
     @Query('jobs_cursor') jobsCursor: unknown,
     @Query('history_cursor') historyCursor: unknown,
   ) {
-    const view = await this.pages.signedIn(request, { permission: 'view_projects' });
+    const view = await this.signedIn(request);
     const workspaceId = view.member.workspaceId;
     const status = statusFilterOf(rawStatus);
     // The history first: it says whether the project is the workspace's (a deleted one keeps it).
@@ -131,7 +132,7 @@ export class DashboardProjectsController {
       ...membersNamed(history.history),
       ...(project?.created_by ? [project.created_by.id] : []),
     ]);
-    const path = `${PROJECTS_PATH}/${encodeURIComponent(projectId)}`;
+    const path = projectPath(projectId);
     await this.pages.page(reply, 200, 'project', {
       ...layoutData(project?.name ?? 'A deleted project', view, 'projects'),
       id: projectId,
@@ -160,10 +161,7 @@ export class DashboardProjectsController {
         startDate: j.start_date,
       })),
       jobsNext: jobs?.cursor ? pageUrl(path, { status, jobs_cursor: jobs.cursor }) + '#jobs-title' : null,
-      timeline: history.history.map((entry) => timelineEntry(entry, labels, names)),
-      timelineNext: history.cursor
-        ? pageUrl(path, { status, history_cursor: history.cursor }) + '#timeline-title'
-        : null,
+      ...timelineView(history, labels, names, path, { status }),
     });
   }
 
@@ -176,7 +174,7 @@ export class DashboardProjectsController {
     @Query('occurrences_cursor') occurrencesCursor: unknown,
     @Query('history_cursor') historyCursor: unknown,
   ) {
-    const view = await this.pages.signedIn(request, { permission: 'view_projects' });
+    const view = await this.signedIn(request);
     const workspaceId = view.member.workspaceId;
     const history = await this.queries.execute<GetStreamHistoryQuery, HistoryPage>(
       new GetStreamHistoryQuery(
@@ -199,12 +197,11 @@ export class DashboardProjectsController {
       : null;
     const pilotIds = occurrences?.occurrences[0]?.assigned_pilot_ids ?? [];
     const names = await this.pages.memberNames(workspaceId, [...membersNamed(history.history), ...pilotIds]);
-    const projectPath = `${PROJECTS_PATH}/${encodeURIComponent(projectId)}`;
-    const path = `${projectPath}/jobs/${encodeURIComponent(jobId)}`;
+    const path = `${projectPath(projectId)}/jobs/${encodeURIComponent(jobId)}`;
     await this.pages.page(reply, 200, 'job', {
       ...layoutData(job?.name ?? 'A deleted job', view, 'projects'),
       id: jobId,
-      project: { path: projectPath, name: project?.project.name ?? 'Its project' },
+      project: { path: projectPath(projectId), name: project?.project.name ?? 'Its project' },
       job: job && {
         name: job.name,
         description: job.description ?? '—',
@@ -225,9 +222,13 @@ export class DashboardProjectsController {
       occurrencesNext: occurrences?.cursor
         ? pageUrl(path, { occurrences_cursor: occurrences.cursor }) + '#occurrences-title'
         : null,
-      timeline: history.history.map((entry) => timelineEntry(entry, labels, names)),
-      timelineNext: history.cursor ? pageUrl(path, { history_cursor: history.cursor }) + '#timeline-title' : null,
+      ...timelineView(history, labels, names, path),
     });
+  }
+
+  /** Each page here is for the members who may view projects; the member's workspace scopes every read. */
+  private signedIn(request: FastifyRequest): Promise<SignedInView> {
+    return this.pages.signedIn(request, { permission: 'view_projects' });
   }
 
   private labelsOf(view: SignedInView): Promise<StatusLabels> {

@@ -1,4 +1,4 @@
-import { HistoryEntry } from '@app/application';
+import { HistoryEntry, HistoryPage } from '@app/application';
 import { DomainError } from '@app/domain';
 import {
   changeLines,
@@ -10,6 +10,7 @@ import {
   statusOptions,
   statusView,
   timelineEntry,
+  timelineView,
 } from './dashboard-projects';
 
 const entry = (over: Partial<HistoryEntry>): HistoryEntry => ({
@@ -116,6 +117,17 @@ describe('the dashboard’s projects and jobs pages', () => {
       const long = changeLines({ changes: { description: 'x'.repeat(300) } }, {}, names)[0].value;
       expect([...long]).toHaveLength(201);
       expect(long.endsWith('…')).toBe(true);
+    });
+
+    it('links the next part of a timeline to its heading, keeping the page’s other parameters, and none at the end', () => {
+      const page: HistoryPage = { count: 1, history: [entry({})], cursor: 'YzE6Nw' };
+      const view = timelineView(page, { on_hold: 'Grounded' }, names, '/dashboard/projects/prj_1', {
+        status: 'on_hold',
+      });
+      expect(view.timeline).toEqual([timelineEntry(page.history[0], { on_hold: 'Grounded' }, names)]);
+      expect(view.timelineNext).toBe('/dashboard/projects/prj_1?status=on_hold&history_cursor=YzE6Nw#timeline-title');
+      expect(timelineView(page, {}, names, '/p').timelineNext).toBe('/p?history_cursor=YzE6Nw#timeline-title');
+      expect(timelineView({ ...page, cursor: null }, {}, names, '/p').timelineNext).toBeNull();
     });
 
     it('says who created a project: a member by name, an API key by its name, else the email or id', () => {

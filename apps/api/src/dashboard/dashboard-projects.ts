@@ -1,4 +1,4 @@
-import { HistoryEntry } from '@app/application';
+import { HistoryEntry, HistoryPage } from '@app/application';
 import {
   isStatus,
   Status,
@@ -155,5 +155,24 @@ export function timelineEntry(entry: HistoryEntry, labels: StatusLabels, memberN
     title: EVENT_TITLES[entry.type] ?? entry.type,
     type: entry.type,
     lines: changeLines(entry.change, labels, memberNames),
+  };
+}
+
+/**
+ * A project's or a job's timeline as its page shows it: the entries, and the link to the next ones
+ * (to the timeline's heading), keeping the page's other parameters.
+ */
+export function timelineView(
+  history: HistoryPage,
+  labels: StatusLabels,
+  memberNames: ReadonlyMap<string, string>,
+  path: string,
+  keep: Record<string, string | undefined> = {},
+) {
+  return {
+    timeline: history.history.map((entry) => timelineEntry(entry, labels, memberNames)),
+    timelineNext: history.cursor
+      ? pageUrl(path, { ...keep, history_cursor: history.cursor }) + '#timeline-title'
+      : null,
   };
 }

@@ -5,10 +5,17 @@ import { validationError } from '@app/domain';
  * the parameter is repeated, or undefined), so every route answers a repeated parameter alike.
  */
 
-/** A query parameter given twice arrives as an array; this API takes each once. */
-export function singleQueryValue(name: string, value: unknown): string | undefined {
+/**
+ * A query parameter given twice arrives as an array; this API takes each once. `message` is the
+ * refusal where a route documents its own for the parameter.
+ */
+export function singleQueryValue(
+  name: string,
+  value: unknown,
+  message = `${name} must be given once`,
+): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw validationError(`${name} must be given once`);
+  if (typeof value !== 'string') throw validationError(message);
   return value;
 }
 

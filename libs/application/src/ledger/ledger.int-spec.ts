@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createHash, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,55 +117,91 @@ function checkConsistency(m: number, n: number, r1: Buffer, r2: Buffer, proof: B
 
 const hex = (s: string) => Buffer.from(s, 'hex');
 
-describe('Ledger proofs, checked by an independent RFC 9162 implementation', () => {
-  let dir: string;
-  let events: EventStore;
-  let store: SqliteLedgerStore;
-  let ledger: Ledger;
+/** An event of the one type these specs append; only its id, data and time differ between them. */
+function testEvent(id: string, data: Record<string, unknown> = {}, recordedAt = 1): NewEvent {
+  return {
+    id,
+    type: 'test.happened',
+    schemaVersion: 1,
+    data,
+    metadata: {
+      workspaceId: null,
+      actor: { type: 'operator' },
+      requestId: null,
+      correlationId: 'c',
+      causationId: null,
+      recordedAt,
+    },
+  } as NewEvent;
+}
+
+/** Appends each event as the first of a stream named after it, in one write. */
+const appendEachToOwnStream = (events: EventStore, list: NewEvent[]) =>
+  events.appendToStreams(list.map((e) => ({ streamId: e.id, events: [e], expectedRevision: 'no_stream' as const })));
+
+/** A signer over a fresh Ed25519 key, with the public key that checks its signatures. */
+function ed25519Signer(): { signer: LedgerSigner; publicKey: KeyObject } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const raw = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32));
-  const signer: LedgerSigner = {
-    keyId: createHash('sha256').update(raw).digest().subarray(0, 8).toString('hex'),
-    publicKey: raw,
-    sign: (message) => sign(null, message, privateKey),
+  return {
+    publicKey,
+    signer: {
+      keyId: createHash('sha256').update(raw).digest().subarray(0, 8).toString('hex'),
+      publicKey: raw,
+      sign: (message) => sign(null, message, privateKey),
+    },
   };
-  const N = 37;
+}
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-proofs-'));
-    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
-    store = new SqliteLedgerStore(join(dir, 'ledger.db'));
-    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
-    for (let i = 0; i < N; i++) {
-      const e: NewEvent = {
-        id: `ev-${i}`,
-        type: 'test.happened',
-        schemaVersion: 1,
-        data: { n: i, text: 'é' },
-        metadata: {
-          workspaceId: null,
-          actor: { type: 'operator' },
-          requestId: null,
-          correlationId: 'c',
-          causationId: null,
-          recordedAt: 1_700_000_000_000,
-        },
-      } as NewEvent;
-      await events.appendToStream(`s-${i % 4}`, [e], { expectedRevision: 'any' });
-    }
-    while ((await ledger.step()) > 0);
-  });
+/** For specs that never check a signature. */
+const blankSigner: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
 
-  afterAll(async () => {
+/** A temporary directory with an embedded event store and a ledger store in it; `close` removes it all. */
+function ledgerFiles(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
+  const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+  const close = async () => {
     await store.close();
     await events.close();
     rmSync(dir, { recursive: true, force: true });
+  };
+  return { dir, events, store, close };
+}
+
+/** Steps the ledger until it has taken in every event. */
+async function buildAll(ledger: Ledger): Promise<void> {
+  while ((await ledger.step()) > 0);
+}
+
+/** The leaves of every stored event, encoded here from the bytes as stored. */
+const leavesOf = async (events: EventStore) =>
+  (await events.readAllStored({ after: 0, maxCount: 10_000 })).map((e) =>
+    leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
+  );
+
+describe('Ledger proofs, checked by an independent RFC 9162 implementation', () => {
+  let files: ReturnType<typeof ledgerFiles>;
+  let events: EventStore;
+  let store: SqliteLedgerStore;
+  let ledger: Ledger;
+  const { signer, publicKey } = ed25519Signer();
+  const N = 37;
+
+  beforeAll(async () => {
+    files = ledgerFiles('ledger-proofs-');
+    ({ events, store } = files);
+    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
+    for (let i = 0; i < N; i++) {
+      const e = testEvent(`ev-${i}`, { n: i, text: 'é' }, 1_700_000_000_000);
+      await events.appendToStream(`s-${i % 4}`, [e], { expectedRevision: 'any' });
+    }
+    await buildAll(ledger);
   });
 
-  const leaves = async () =>
-    (await events.readAllStored({ after: 0, maxCount: 1000 })).map((e) =>
-      leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
-    );
+  afterAll(() => files.close());
+
+  const leaves = () => leavesOf(events);
 
   it('signs a head whose root is the MTH of the events as stored, with a signature over the documented text', async () => {
     const head = await ledger.signHead();
@@ -213,26 +249,7 @@ describe('Ledger proofs, checked by an independent RFC 9162 implementation', () 
   });
 
   it('resumes from its stored state: a second builder over the same files appends only what is new', async () => {
-    await events.appendToStream(
-      's-late',
-      [
-        {
-          id: 'ev-late',
-          type: 'test.happened',
-          schemaVersion: 1,
-          data: {},
-          metadata: {
-            workspaceId: null,
-            actor: { type: 'operator' },
-            requestId: null,
-            correlationId: 'c',
-            causationId: null,
-            recordedAt: 1,
-          },
-        } as NewEvent,
-      ],
-      { expectedRevision: 'no_stream' },
-    );
+    await events.appendToStream('s-late', [testEvent('ev-late')], { expectedRevision: 'no_stream' });
     const again = new Ledger(events, store, signer, { headIntervalMs: 0 });
     expect(await again.step()).toBe(1);
     expect(await again.step()).toBe(0);
@@ -243,55 +260,23 @@ describe('Ledger proofs, checked by an independent RFC 9162 implementation', () 
 });
 
 describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => {
-  let dir: string;
-  let events: SqliteEventStore;
-  let store: SqliteLedgerStore;
+  let files: ReturnType<typeof ledgerFiles>;
   let ledger: Ledger;
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const raw = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32));
-  const signer: LedgerSigner = { keyId: 'k', publicKey: raw, sign: (m) => sign(null, m, privateKey) };
   const N = 2600;
-  const event = (i: number) =>
-    ({
-      id: `big-${i}`,
-      type: 'test.happened',
-      schemaVersion: 1,
-      data: { i },
-      metadata: {
-        workspaceId: null,
-        actor: { type: 'operator' },
-        requestId: null,
-        correlationId: 'c',
-        causationId: null,
-        recordedAt: 1,
-      },
-    }) as NewEvent;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-big-'));
-    events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
-    store = new SqliteLedgerStore(join(dir, 'ledger.db'));
-    ledger = new Ledger(events, store, signer, { headIntervalMs: 0 });
-    await events.appendToStreams(
-      Array.from({ length: N }, (_, i) => ({
-        streamId: `big-${i}`,
-        events: [event(i)],
-        expectedRevision: 'no_stream' as const,
-      })),
+    files = ledgerFiles('ledger-big-');
+    ledger = new Ledger(files.events, files.store, ed25519Signer().signer, { headIntervalMs: 0 });
+    await appendEachToOwnStream(
+      files.events,
+      Array.from({ length: N }, (_, i) => testEvent(`big-${i}`, { i })),
     );
-    while ((await ledger.step()) > 0);
+    await buildAll(ledger);
   });
 
-  afterAll(async () => {
-    await store.close();
-    await events.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => files.close());
 
-  const leaves = async () =>
-    (await events.readAllStored({ after: 0, maxCount: 10_000 })).map((e) =>
-      leafOf({ ...e, data: Buffer.from(e.data), metadata: Buffer.from(e.metadata) }),
-    );
+  const leaves = () => leavesOf(files.events);
 
   it('gives the same valid proofs when computed and when answered from kept subtrees, and fresh ones after a rebuild', async () => {
     const all = await leaves();
@@ -308,7 +293,9 @@ describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => 
       }
     }
     // A history changed under the log, then rebuilt: proofs follow the new leaves, not the kept subtrees.
-    const db = new (await import('../../../infrastructure/src/sqlite/sqlite-driver')).default(join(dir, 'events.db'));
+    const db = new (await import('../../../infrastructure/src/sqlite/sqlite-driver')).default(
+      join(files.dir, 'events.db'),
+    );
     db.prepare("UPDATE events SET data = '{\"i\":-1}' WHERE event_id = 'big-5'").run();
     db.close();
     await ledger.rebuild();
@@ -321,33 +308,10 @@ describe('Ledger proofs over more leaves than the kept subtrees (2,600)', () => 
 
 describe('Ledger on the projector: the build loop and periodic heads', () => {
   it('builds as events come, signs a head each interval when the log grew and none when it did not, and stops', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-loop-'));
-    const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
-    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: (m) => sign(null, m, privateKey) };
-    const ledger = new Ledger(events, store, signer, { headIntervalMs: 60, pollIntervalMs: 5 });
-    const append = (id: string) =>
-      events.appendToStream(
-        id,
-        [
-          {
-            id,
-            type: 'test.happened',
-            schemaVersion: 1,
-            data: {},
-            metadata: {
-              workspaceId: null,
-              actor: { type: 'operator' },
-              requestId: null,
-              correlationId: 'c',
-              causationId: null,
-              recordedAt: 1,
-            },
-          } as NewEvent,
-        ],
-        { expectedRevision: 'no_stream' },
-      );
+    const files = ledgerFiles('ledger-loop-');
+    const { events, store } = files;
+    const ledger = new Ledger(events, store, ed25519Signer().signer, { headIntervalMs: 60, pollIntervalMs: 5 });
+    const append = (id: string) => events.appendToStream(id, [testEvent(id)], { expectedRevision: 'no_stream' });
     try {
       ledger.start();
       await append('a');
@@ -364,30 +328,13 @@ describe('Ledger on the projector: the build loop and periodic heads', () => {
       expect((await store.state()).size).toBe(3);
     } finally {
       await ledger.stop();
-      await store.close();
-      await events.close();
-      rmSync(dir, { recursive: true, force: true });
+      await files.close();
     }
   });
 });
 
 describe('Ledger and the event store it was built from', () => {
-  const event = (id: string) =>
-    ({
-      id,
-      type: 'test.happened',
-      schemaVersion: 1,
-      data: {},
-      metadata: {
-        workspaceId: null,
-        actor: { type: 'operator' },
-        requestId: null,
-        correlationId: 'c',
-        causationId: null,
-        recordedAt: 1,
-      },
-    }) as NewEvent;
-  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
+  const signer = blankSigner;
   let dir: string;
   let storeA: SqliteEventStore;
   let storeB: SqliteEventStore;
@@ -405,7 +352,9 @@ describe('Ledger and the event store it was built from', () => {
     storeA = new SqliteEventStore(join(dir, 'a.db'), { writer: 'inline' });
     storeB = new SqliteEventStore(join(dir, 'b.db'), { writer: 'inline' });
     for (const store of [storeA, storeB]) {
-      await store.appendToStream('s', [event(`${store === storeA ? 'a' : 'b'}-1`)], { expectedRevision: 'no_stream' });
+      await store.appendToStream('s', [testEvent(`${store === storeA ? 'a' : 'b'}-1`)], {
+        expectedRevision: 'no_stream',
+      });
     }
   });
 
@@ -421,7 +370,7 @@ describe('Ledger and the event store it was built from', () => {
     const built = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
     await built.checkSource();
     expect(await store.source()).toEqual(await storeA.identity());
-    while ((await built.step()) > 0);
+    await buildAll(built);
     await built.checkSource();
 
     for (const role of ['projector', 'replica'] as const) {
@@ -437,7 +386,7 @@ describe('Ledger and the event store it was built from', () => {
   it('stamps a log that holds leaves but no stamp with the store it runs on (projector only)', async () => {
     const store = ledgerStore();
     const unstamped = new Ledger(storeA, store, signer, { headIntervalMs: 0 });
-    while ((await unstamped.step()) > 0);
+    await buildAll(unstamped);
     await new Ledger(storeA, store, signer, { headIntervalMs: 0, role: 'replica' }).checkSource();
     expect(await store.source()).toBeNull();
     await unstamped.checkSource();
@@ -459,49 +408,28 @@ describe('Ledger and the event store it was built from', () => {
 });
 
 describe("Ledger built by the embedded store's writer (buildNext)", () => {
-  const signer: LedgerSigner = { keyId: 'k', publicKey: Buffer.alloc(32), sign: () => Buffer.alloc(64) };
-  const event = (i: number) =>
-    ({
-      id: `w-${i}`,
-      type: 'test.happened',
-      schemaVersion: 1,
-      data: { i, text: 'é' },
-      metadata: {
-        workspaceId: null,
-        actor: { type: 'operator' },
-        requestId: null,
-        correlationId: 'c',
-        causationId: null,
-        recordedAt: 1,
-      },
-    }) as NewEvent;
-
   it.each(['inline', 'worker'] as const)(
     "gives the same leaves, root and state as the event loop's own step (%s), and resumes",
     async (writer) => {
-      const dir = mkdtempSync(join(tmpdir(), 'ledger-build-next-'));
-      const events = new SqliteEventStore(join(dir, 'events.db'), { writer: 'inline' });
-      const own = new SqliteLedgerStore(join(dir, 'own.db'));
+      const files = ledgerFiles('ledger-build-next-');
+      const { dir, events, store: own } = files;
       const built = new SqliteLedgerStore(join(dir, 'built.db'), { writer, eventsFile: join(dir, 'events.db') });
       try {
         const append = (from: number, count: number) =>
-          events.appendToStreams(
-            Array.from({ length: count }, (_, i) => ({
-              streamId: `w-${from + i}`,
-              events: [event(from + i)],
-              expectedRevision: 'no_stream' as const,
-            })),
+          appendEachToOwnStream(
+            events,
+            Array.from({ length: count }, (_, i) => testEvent(`w-${from + i}`, { i: from + i, text: 'é' })),
           );
         await append(0, 1500);
-        const byLoop = new Ledger(events, own, signer, { headIntervalMs: 0 });
-        const byWriter = new Ledger(events, built, signer, { headIntervalMs: 0 });
+        const byLoop = new Ledger(events, own, blankSigner, { headIntervalMs: 0 });
+        const byWriter = new Ledger(events, built, blankSigner, { headIntervalMs: 0 });
         expect(built.buildNext).toBeDefined();
         expect(await byWriter.step()).toBe(1000);
         expect(await byWriter.step()).toBe(500);
         expect(await byWriter.step()).toBe(0);
         await append(1500, 37);
-        while ((await byWriter.step()) > 0);
-        while ((await byLoop.step()) > 0);
+        await buildAll(byWriter);
+        await buildAll(byLoop);
         expect(await built.state()).toEqual(await own.state());
         expect(await built.leafHashes(0, 2000)).toEqual(await own.leafHashes(0, 2000));
         expect(await built.leafOfEvent('w-1536')).toEqual(await own.leafOfEvent('w-1536'));
@@ -510,9 +438,7 @@ describe("Ledger built by the embedded store's writer (buildNext)", () => {
         expect(proof).toEqual(await byLoop.inclusion({ eventId: 'w-700' }));
       } finally {
         await built.close();
-        await own.close();
-        await events.close();
-        rmSync(dir, { recursive: true, force: true });
+        await files.close();
       }
     },
   );

@@ -2,17 +2,29 @@ import { AnyBulkWriteOperation, Collection, Db, Document, MongoClient } from 'mo
 import { MongoConnection } from './mongodb-connection';
 import { MongoReadModelStore } from './mongodb-read-model-store';
 
-/** The bulk writes the store sends, per collection, through collections typed as the driver's. */
+/**
+ * A store over collections typed as the driver's, every named collection existing, recording per
+ * collection the bulk writes it sends, the indexes it makes and the finds it sends.
+ */
 function recordingStore() {
   const writes = new Map<string, AnyBulkWriteOperation<Document>[]>();
+  const indexes: Array<[string, Document, string]> = [];
+  const finds: Array<[string, Document, Document]> = [];
   const collection = (name: string) => {
-    const fake: Pick<Collection<Document>, 'bulkWrite' | 'createIndex' | 'dropIndex'> = {
+    const fake: Pick<Collection<Document>, 'bulkWrite' | 'createIndex' | 'dropIndex' | 'find'> = {
       bulkWrite: async (models) => {
         writes.set(name, [...(writes.get(name) ?? []), ...models]);
         return {} as Awaited<ReturnType<Collection['bulkWrite']>>;
       },
-      createIndex: async () => 'index',
+      createIndex: (async (spec: Document, options: { name: string }) => {
+        indexes.push([name, spec, options.name]);
+        return options.name;
+      }) as unknown as Collection<Document>['createIndex'],
       dropIndex: async () => ({}),
+      find: ((filter: Document, options: Document) => {
+        finds.push([name, filter, options]);
+        return { toArray: async () => [] };
+      }) as unknown as Collection<Document>['find'],
     };
     return fake as Collection<Document>;
   };
@@ -24,7 +36,7 @@ function recordingStore() {
   };
   const client = { db: () => db } as unknown as MongoClient;
   const store = new MongoReadModelStore(MongoConnection.over(client, 'ops'), false);
-  return { store, writes };
+  return { store, writes, indexes, finds };
 }
 
 describe('MongoReadModelStore writes', () => {
@@ -90,36 +102,8 @@ describe('MongoReadModelStore writes', () => {
 });
 
 describe('MongoReadModelStore reads of the audit feed', () => {
-  /** Collections typed as the driver's, recording the indexes made and the finds sent. */
-  function readingStore() {
-    const indexes: Array<[string, Document, string]> = [];
-    const finds: Array<[string, Document, Document]> = [];
-    const collection = (name: string) => {
-      const fake: Pick<Collection<Document>, 'createIndex' | 'dropIndex' | 'find'> = {
-        createIndex: (async (spec: Document, options: { name: string }) => {
-          indexes.push([name, spec, options.name]);
-          return options.name;
-        }) as unknown as Collection<Document>['createIndex'],
-        dropIndex: async () => ({}),
-        find: ((filter: Document, options: Document) => {
-          finds.push([name, filter, options]);
-          return { toArray: async () => [] };
-        }) as unknown as Collection<Document>['find'],
-      };
-      return fake as Collection<Document>;
-    };
-    const db: Pick<Db, 'collection' | 'listCollections'> = {
-      collection: collection as Db['collection'],
-      listCollections: ((filter: { name: string }) => ({
-        toArray: async () => [{ name: filter.name }],
-      })) as unknown as Db['listCollections'],
-    };
-    const client = { db: () => db } as unknown as MongoClient;
-    return { store: new MongoReadModelStore(MongoConnection.over(client, 'ops'), false), indexes, finds };
-  }
-
   it('indexes dotted paths in list order and the list order alone, and reads newest first below a position', async () => {
-    const { store, indexes, finds } = readingStore();
+    const { store, indexes, finds } = recordingStore();
     await store.init([
       {
         name: 'audit_events',

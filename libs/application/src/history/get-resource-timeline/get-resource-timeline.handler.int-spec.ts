@@ -1,6 +1,7 @@
-import { projectDecider, projectStream, webhookDecider, webhookStream, workspaceStream } from '@app/domain';
+import { projectDecider, projectStream, workspaceStream } from '@app/domain';
 import { useEmbeddedStores } from '../../shared/embedded-stores.spec-helper';
 import { addMember } from '../../team/team-members.spec-helper';
+import { recordWebhookWithSecret } from '../history.spec-helper';
 import { decodeCursor } from '../../shared/pagination';
 import { diffStates, GetResourceTimelineHandler, timelineKindOf } from './get-resource-timeline.handler';
 import {
@@ -104,23 +105,8 @@ describe('GetResourceTimelineHandler (embedded SQLite)', () => {
 
   it("never shows a webhook's secret, in its state or in any revision's changes", async () => {
     const { id: ws, context } = await stores.workspace();
-    await stores.repository.execute(
-      webhookDecider,
-      webhookStream('whk_1'),
-      {
-        type: 'CreateWebhook',
-        id: 'whk_1',
-        workspaceId: ws,
-        name: 'Hook',
-        url: 'https://hooks.example.com/in',
-        eventTypes: ['project.created'],
-        sealedSecret: 'v1.sealed-secret-material',
-        createdBy: { id: 'key_1', email: null, first_name: 'Spec key', last_name: null },
-        now: stores.clock.now(),
-      },
-      context,
-    );
-    const timeline = await handler().execute(new GetResourceTimelineQuery(webhookStream('whk_1')));
+    const stream = await recordWebhookWithSecret(stores, ws, context);
+    const timeline = await handler().execute(new GetResourceTimelineQuery(stream));
     expect(timeline).toMatchObject({ kind: 'webhook', selected: { revision: 0 } });
     expect(JSON.stringify(timeline.selected.state)).toContain('https://hooks.example.com/in');
     expect(JSON.stringify(timeline)).not.toMatch(/sealed-secret-material|ecret/);

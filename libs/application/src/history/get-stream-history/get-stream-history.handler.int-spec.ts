@@ -1,6 +1,7 @@
-import { webhookDecider, webhookStream, workspaceStream } from '@app/domain';
+import { workspaceStream } from '@app/domain';
 import { useEmbeddedStores } from '../../shared/embedded-stores.spec-helper';
 import { addMember } from '../../team/team-members.spec-helper';
+import { recordWebhookWithSecret } from '../history.spec-helper';
 import { GetStreamHistoryHandler } from './get-stream-history.handler';
 import { GetStreamHistoryQuery } from './get-stream-history.query';
 
@@ -30,23 +31,8 @@ describe('GetStreamHistoryHandler (embedded SQLite)', () => {
 
   it('never shows a secret held by an event', async () => {
     const { id: ws, context } = await stores.workspace();
-    await stores.repository.execute(
-      webhookDecider,
-      webhookStream('whk_1'),
-      {
-        type: 'CreateWebhook',
-        id: 'whk_1',
-        workspaceId: ws,
-        name: 'Hook',
-        url: 'https://hooks.example.com/in',
-        eventTypes: ['project.created'],
-        sealedSecret: 'v1.sealed-secret-material',
-        createdBy: { id: 'key_1', email: null, first_name: 'Spec key', last_name: null },
-        now: stores.clock.now(),
-      },
-      context,
-    );
-    const page = await handler().execute(new GetStreamHistoryQuery(ws, webhookStream('whk_1'), 'Webhook not found'));
+    const stream = await recordWebhookWithSecret(stores, ws, context);
+    const page = await handler().execute(new GetStreamHistoryQuery(ws, stream, 'Webhook not found'));
     expect(page.history.map((e) => e.type)).toEqual(['webhook.created']);
     expect(page.history[0].change).toMatchObject({ name: 'Hook' });
     expect(JSON.stringify(page.history)).not.toContain('sealed-secret-material');
