@@ -1,5 +1,7 @@
-import { HttpException } from '@nestjs/common';
+import { ArgumentsHost, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@app/domain';
+import { DASHBOARD_SECURITY_HEADERS, NO_STORE, sendPage } from './dashboard-http';
 
 /** A refusal the dashboard or the console answers with a page of its own (their exception filters). */
 export class DashboardProblem extends Error {
@@ -59,4 +61,36 @@ export function problemPage(error: unknown, unexpected: string): { status: numbe
   if (typeof raw?.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500)
     return { status: raw.statusCode, title: 'Request refused', message: String(raw.message) };
   return { status: 500, title: 'Something went wrong', message: unexpected };
+}
+
+/** How a surface (the dashboard, the console) draws its problem page: the view and its data. */
+export type ProblemView = (
+  request: FastifyRequest,
+  page: { title: string; message: string },
+) => { view: string; data: Record<string, unknown> };
+
+/**
+ * Answers a failure of a page route with the surface's problem page (a 5xx logged with its
+ * stack); when the page itself cannot be made, the answer is still given, in plain text.
+ */
+export async function answerWithProblemPage(
+  error: unknown,
+  host: ArgumentsHost,
+  options: { logger: Logger; unexpected: string; render: ProblemView },
+): Promise<void> {
+  const request = host.switchToHttp().getRequest<FastifyRequest>();
+  const reply = host.switchToHttp().getResponse<FastifyReply>();
+  const { status, title, message } = problemPage(error, options.unexpected);
+  if (status >= 500) options.logger.error(`${request.method} ${request.url} failed`, (error as Error)?.stack);
+  try {
+    const { view, data } = options.render(request, { title, message });
+    sendPage(reply, status, await reply.viewAsync(view, data));
+  } catch (renderError) {
+    options.logger.error('The error page could not be rendered', (renderError as Error)?.stack);
+    void reply
+      .code(status)
+      .headers({ ...DASHBOARD_SECURITY_HEADERS, 'cache-control': NO_STORE })
+      .type('text/plain; charset=utf-8')
+      .send(`${title}: ${message}`);
+  }
 }
