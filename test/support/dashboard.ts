@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN } from './test-app';
 
 /** A service the dashboard helpers reach: its base URL (TestApp or ServiceProcess). */
@@ -58,6 +59,15 @@ export async function mintLink(service: Reachable, workspaceId: string, memberId
   const res = await admin(service, `/workspaces/${workspaceId}/members/${memberId}/dashboard-links`);
   if (res.status !== 201) throw new Error(`link: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { url: string; expires_at: number };
+}
+
+/** Signs the page in through a minted link, as a member would: its page, then its button. Answers the link. */
+export async function signInThroughLink(page: Page, service: Reachable, workspaceId: string, memberId: string) {
+  const link = await mintLink(service, workspaceId, memberId);
+  await page.goto(link.url);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${service.baseUrl}/dashboard/api-keys`);
+  return link;
 }
 
 /** A request as a browser on the dashboard's own pages sends it (a form post is same-origin). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CHROMIUM, haveChromium, useConsoleBrowser } from '../../support/console-browser';
+import { describeWithChromium, useServiceProcess } from '../../support/browser';
+import { operatorCredential, signInToConsole, useConsoleBrowser } from '../../support/console-browser';
 import { workspaceWithMembers } from '../../support/dashboard';
 import { ADMIN_TOKEN } from '../../support/test-app';
 
@@ -11,13 +12,9 @@ import { ADMIN_TOKEN } from '../../support/test-app';
  * `UPDATE_CONSOLE_SCREENSHOTS=1` rewrites docs/console/feed.png, request.png and timeline.png.
  */
 
-const describeWithChromium = haveChromium ? describe : describe.skip;
-if (!haveChromium) {
-  it.skip(`the console's audit views in a browser — SKIPPED: ${CHROMIUM} not found (Debian's chromium package)`, () => {});
-}
-
 describeWithChromium("The console's audit views in a browser", () => {
-  const b = useConsoleBrowser('wos-console-audit-');
+  const built = useServiceProcess('wos-console-audit-');
+  const b = useConsoleBrowser();
   const REQUEST = 'req-survey-create-7f3a';
 
   async function api(
@@ -27,7 +24,7 @@ describeWithChromium("The console's audit views in a browser", () => {
     body?: unknown,
     headers: Record<string, string> = {},
   ) {
-    const res = await fetch(`${b.service.baseUrl}${path}`, {
+    const res = await fetch(`${built.service.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -45,7 +42,7 @@ describeWithChromium("The console's audit views in a browser", () => {
   }
 
   it('an auditor filters the feed, follows a request, opens a timeline at an earlier revision and exports', async () => {
-    const { workspaceId } = await workspaceWithMembers(b.service, 'Skyline Surveys', ['root', 'pilot']);
+    const { workspaceId } = await workspaceWithMembers(built.service, 'Skyline Surveys', ['root', 'pilot']);
     const key = await api(
       'POST',
       `/v1/admin/workspaces/${workspaceId}/api-keys`,
@@ -70,10 +67,10 @@ describeWithChromium("The console's audit views in a browser", () => {
     for (const body of [{ name: 'Dam survey, north bank' }, { status: 'in_progress' }]) {
       expect((await api('PATCH', `/v1/projects/${projectId}`, token, body)).status).toBe(200);
     }
-    const auditor = await b.credential('auditor', 'External auditor');
+    const auditor = await operatorCredential(built.service, 'auditor', 'External auditor');
     const { page } = b;
 
-    await b.signIn(auditor.token);
+    await signInToConsole(page, built.service, auditor.token);
     await page.getByRole('link', { name: 'Events' }).click();
     await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
     await b.checkScreen('events');

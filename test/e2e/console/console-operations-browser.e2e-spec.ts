@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { ProjectionEngine, RecordedEvent } from '@app/application';
+import { describeWithChromium } from '../../support/browser';
+import { operatorCredential, signInToConsole, useConsoleBrowser } from '../../support/console-browser';
 import { TestApp } from '../../support/test-app';
 
 /**
@@ -11,30 +10,10 @@ import { TestApp } from '../../support/test-app';
  * `UPDATE_CONSOLE_SCREENSHOTS=1` rewrites docs/console/projections.png, deliveries.png and topology.png.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const describeWithChromium = haveChromium ? describe : describe.skip;
-const SCREENSHOTS = join(__dirname, '../../../docs/console');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const project = { name: 'Dam inspection', description: 'Spillway', status: 'planned', start_date: '2030-01-01' };
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-if (!haveChromium) {
-  it.skip(`the console's operations screens in a browser — SKIPPED: ${CHROMIUM} not found`, () => {});
-}
 
 describeWithChromium('The console’s operations screens in a browser', () => {
   let t: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let problems: string[];
   let fullKey: string;
 
   beforeAll(async () => {
@@ -51,65 +30,30 @@ describeWithChromium('The console’s operations screens in a browser', () => {
     });
     for (let i = 0; i < 20; i++)
       await t.request('POST', '/v1/projects', { token: fullKey, body: { ...project, name: `Survey ${i}` } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
     await t?.stop();
   });
 
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    page = await context.newPage();
-    problems = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      const refusalPage = /^Failed to load resource/.test(message.text()) && message.location().url === page.url();
-      if ((message.type() === 'error' && !refusalPage) || /Content Security Policy/i.test(message.text()))
-        problems.push(`console: ${message.text()} (${message.location().url})`);
-    });
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     jest.restoreAllMocks();
-    await context.close();
   });
 
-  async function checkScreen(name: string) {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run()).violations;
-    });
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target) }));
-    expect({ screen: name, axe: serious }).toEqual({ screen: name, axe: [] });
-    expect(problems).toEqual([]);
-  }
+  const b = useConsoleBrowser({ width: 1200, height: 900 });
+  const { checkScreen, screenshot } = b;
 
-  async function screenshot(name: string) {
-    if (process.env.UPDATE_CONSOLE_SCREENSHOTS !== '1') return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
-
+  /** Signs the page in with a new operator credential of this role; answers its token. */
   async function signIn(role: 'operator' | 'auditor', name: string) {
-    const { token } = (await t.admin('POST', '/operators', { name, role })).body;
-    await page.goto(`${t.baseUrl}/console`);
-    await page.getByLabel('Credential').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/console/workspaces`);
-    return token as string;
+    const { token } = await operatorCredential(t, role, name);
+    await signInToConsole(b.page, t, token);
+    return token;
   }
 
-  const row = (name: string) => page.locator(`tr[data-projection="${name}"]`);
+  const row = (name: string) => b.page.locator(`tr[data-projection="${name}"]`);
 
   it('an operator watches a rebuild to its end, sees a dead letter appear, retries it and sees it gone', async () => {
+    const { page } = b;
     await signIn('operator', 'Ops on call');
     await page.getByRole('link', { name: 'Projections' }).click();
     await page.getByRole('heading', { level: 1, name: 'Projections' }).waitFor();
@@ -158,6 +102,7 @@ describeWithChromium('The console’s operations screens in a browser', () => {
   }, 60_000);
 
   it('an auditor sees the screens without write controls, and a write posted anyway is refused with 403', async () => {
+    const { page } = b;
     const token = await signIn('auditor', 'External auditor');
     await page.goto(`${t.baseUrl}/console/projections`);
     await expect(page.getByRole('button', { name: 'Rebuild', exact: true }).count()).resolves.toBe(0);

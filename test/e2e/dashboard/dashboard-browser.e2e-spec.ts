@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { ServiceProcess } from '../../support/service-process';
 import { ADMIN_TOKEN } from '../../support/test-app';
-import { mintLink, workspaceWithMembers } from '../../support/dashboard';
+import { describeWithChromium, useBrowser, useServiceProcess } from '../../support/browser';
+import { mintLink, signInThroughLink, workspaceWithMembers } from '../../support/dashboard';
 import { HttpsReceiver } from '../../support/https-receiver';
 
 /**
@@ -15,132 +15,35 @@ import { HttpsReceiver } from '../../support/https-receiver';
  * screenshots in docs/dashboard/.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const describeWithChromium = haveChromium ? describe : describe.skip;
-const SCREENSHOTS = join(__dirname, '../../../docs/dashboard');
 /** The screens also pictured at a phone's width, by the file name of their screenshot. */
 const PHONE_SCREENSHOTS: Record<string, string> = {
   'api-keys': 'api-keys-phone',
   'webhook deliveries': 'webhook-deliveries-phone',
 };
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-if (!haveChromium) {
-  it.skip(`the dashboard in a browser — SKIPPED: ${CHROMIUM} not found (Debian's chromium package; .ci/run installs it)`, () => {});
-}
 
 describeWithChromium('The dashboard in a browser', () => {
-  let dir: string;
-  let service: ServiceProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  /** Console errors and page errors (a CSP violation is one), per test. */
-  let problems: string[];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wos-dashboard-'));
-    // The request log on (info): the test checks that no sign-in token reaches it.
-    service = await ServiceProcess.start({ DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-    rmSync(dir, { recursive: true, force: true });
+  // The request log is on: a test checks that no sign-in token reaches it.
+  const built = useServiceProcess('wos-dashboard-');
+  const b = useBrowser({
+    screenshots: { dir: join(__dirname, '../../../docs/dashboard'), variable: 'UPDATE_DASHBOARD_SCREENSHOTS' },
+    phone: { screenshots: PHONE_SCREENSHOTS },
+    prepareContext: (context) =>
+      context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: built.service.baseUrl }),
   });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
-    page = await context.newPage();
-    problems = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // A refusal page is a document with a 4xx status on purpose; Chromium logs that as a failed load.
-      const refusalPage = /^Failed to load resource/.test(message.text()) && message.location().url === page.url();
-      if ((message.type() === 'error' && !refusalPage) || /Content Security Policy/i.test(message.text()))
-        problems.push(`console: ${message.text()} (${message.location().url})`);
-    });
-  });
-
-  afterEach(async () => {
-    await context.close();
-  });
-
-  /** axe-core's serious and critical findings on the page as it is (its source evaluated by the driver, which CSP does not govern). */
-  async function accessibilityProblems(): Promise<
-    Array<{ id: string; impact: string | null; help: string; targets: unknown[] }>
-  > {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run()).violations;
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
-  }
-
-  /** Every screen: accessible (axe), within a phone's width, and with no console error. */
-  async function checkScreen(name: string) {
-    expect({ screen: name, axe: await accessibilityProblems() }).toEqual({ screen: name, axe: [] });
-    const phone = await context.newPage();
-    await phone.setViewportSize({ width: 360, height: 740 });
-    // The same page at a phone's width (a GET of the same URL; a page showing a key once is checked as it is).
-    if (!name.includes('once')) {
-      await phone.goto(page.url());
-      const overflow = await phone.evaluate(() => {
-        const root = (
-          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-        ).document.documentElement;
-        return root.scrollWidth - root.clientWidth;
-      });
-      expect({ screen: name, horizontalOverflow: overflow }).toEqual({ screen: name, horizontalOverflow: 0 });
-      const phoneShot = PHONE_SCREENSHOTS[name];
-      if (phoneShot && process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1')
-        await phone.screenshot({ path: join(SCREENSHOTS, `${phoneShot}.png`), fullPage: true });
-    }
-    await phone.close();
-    expect(problems).toEqual([]);
-  }
-
-  async function screenshot(name: string) {
-    if (process.env.UPDATE_DASHBOARD_SCREENSHOTS !== '1') return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
+  const { checkScreen, screenshot } = b;
 
   /** Whether Chart.js drew a chart on the canvas of this id (the script ran under the CSP). */
   function chartDrawn(id: string): Promise<boolean> {
-    return page.evaluate(
+    return b.page.evaluate(
       (canvasId) =>
         Boolean((globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart(canvasId)),
       id,
     );
   }
 
-  async function signInThroughLink(workspaceId: string, memberId: string) {
-    const link = await mintLink(service, workspaceId, memberId);
-    await page.goto(link.url);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${service.baseUrl}/dashboard/api-keys`);
-    return link;
-  }
-
   it('signs in through a minted link, once: the used link is refused', async () => {
+    const { service } = built;
+    const { page } = b;
     const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root']);
     const link = await mintLink(service, ws.workspaceId, ws.members.root);
 
@@ -155,7 +58,7 @@ describeWithChromium('The dashboard in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('API keys');
     await expect(page.locator('.who').innerText()).resolves.toContain('Rita Root');
 
-    const other = await context.browser()!.newContext();
+    const other = await b.browser.newContext();
     try {
       const again = await other.newPage();
       await again.goto(link.url);
@@ -168,15 +71,17 @@ describeWithChromium('The dashboard in a browser', () => {
     } finally {
       await other.close();
     }
-    expect(problems).toEqual([]);
+    expect(b.problems).toEqual([]);
     // The request log names routes, never URLs with their query: the token is in no log line.
     expect(service.output).toContain('/dashboard/sign-in');
     expect(service.output).not.toContain(new URL(link.url).searchParams.get('token'));
   }, 60_000);
 
   it('creates a key with the keyboard, shows it once, and the key works until it is deactivated', async () => {
+    const { service } = built;
+    const { page } = b;
     const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'pilot']);
-    await signInThroughLink(ws.workspaceId, ws.members.root);
+    await signInThroughLink(page, service, ws.workspaceId, ws.members.root);
     await checkScreen('api-keys (empty)');
 
     // The keyboard alone: the name field, the scope, the button.
@@ -260,8 +165,10 @@ describeWithChromium('The dashboard in a browser', () => {
   }, 90_000);
 
   it('shows the team, read only, and signs out', async () => {
+    const { service } = built;
+    const { page } = b;
     const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'project_manager', 'pilot', 'client']);
-    await signInThroughLink(ws.workspaceId, ws.members.pilot);
+    await signInThroughLink(page, service, ws.workspaceId, ws.members.pilot);
     // A pilot reads the keys but has no form to create one.
     await expect(page.getByRole('heading', { name: 'Create a key' }).count()).resolves.toBe(0);
 
@@ -288,6 +195,8 @@ describeWithChromium('The dashboard in a browser', () => {
   }, 60_000);
 
   it('names a status, sees it in the projects while the API keeps the value, and browses a project and a job with their timelines', async () => {
+    const { service } = built;
+    const { page } = b;
     const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'pilot']);
     const minted = await fetch(`${service.baseUrl}/v1/admin/workspaces/${ws.workspaceId}/api-keys`, {
       method: 'POST',
@@ -326,7 +235,7 @@ describeWithChromium('The dashboard in a browser', () => {
     await api('POST', `/projects/${north}/jobs/${job.body.id}/assign`, { pilots: [ws.members.pilot] });
     await api('PATCH', `/projects/${north}/jobs/${job.body.id}`, { status: 'in_progress' });
 
-    await signInThroughLink(ws.workspaceId, ws.members.root);
+    await signInThroughLink(page, service, ws.workspaceId, ws.members.root);
     await page.getByRole('link', { name: 'Status names' }).click();
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Status display names');
     await checkScreen('status labels');
@@ -409,6 +318,7 @@ describeWithChromium('The dashboard in a browser', () => {
   }, 120_000);
 
   it('manages a webhook: the secret once, a test event, a failed delivery resent, pause, resume, rotate, delete', async () => {
+    const { page } = b;
     const receiver = await HttpsReceiver.start();
     const hooksDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-hooks-'));
     // The service trusts the receiver's certificate and may deliver to loopback, as in the webhook e2e tests.
@@ -422,13 +332,10 @@ describeWithChromium('The dashboard in a browser', () => {
     });
     const title = () => page.getByRole('heading', { level: 1 }).innerText();
     const notice = () => page.getByRole('status').first().innerText();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hooks.baseUrl });
+    await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hooks.baseUrl });
     try {
       const ws = await workspaceWithMembers(hooks, 'Acme Aerial', ['root']);
-      const link = await mintLink(hooks, ws.workspaceId, ws.members.root);
-      await page.goto(link.url);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${hooks.baseUrl}/dashboard/api-keys`);
+      await signInThroughLink(page, hooks, ws.workspaceId, ws.members.root);
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await expect(title()).resolves.toBe('Webhooks');
       await checkScreen('webhooks (empty)');
@@ -606,6 +513,8 @@ describeWithChromium('The dashboard in a browser', () => {
   }, 120_000);
 
   it('filters the audit trail by type and by who, follows an entry to its resource, and exports the view', async () => {
+    const { service } = built;
+    const { page } = b;
     const ws = await workspaceWithMembers(service, 'Acme Aerial', ['root', 'ops_lead']);
     const admin = (path: string, body: unknown) =>
       fetch(`${service.baseUrl}/v1/admin${path}`, {
@@ -627,7 +536,7 @@ describeWithChromium('The dashboard in a browser', () => {
       event_types: ['project.created'],
     });
 
-    await signInThroughLink(ws.workspaceId, ws.members.ops_lead);
+    await signInThroughLink(page, service, ws.workspaceId, ws.members.ops_lead);
     await page.getByRole('link', { name: 'Audit trail' }).click();
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Audit trail');
     const types = page.locator('td[data-label="Event"]');
@@ -666,10 +575,11 @@ describeWithChromium('The dashboard in a browser', () => {
     await page.getByRole('link', { name: `Webhook ${hook.id}` }).click();
     await page.waitForURL(`${service.baseUrl}/dashboard/webhooks/${hook.id}`);
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Ops hook');
-    expect(problems).toEqual([]);
+    expect(b.problems).toEqual([]);
   }, 90_000);
 
   it('refuses an expired link', async () => {
+    const { page } = b;
     const shortDir = mkdtempSync(join(tmpdir(), 'wos-dashboard-ttl-'));
     const short = await ServiceProcess.start({ DATA_DIR: shortDir, ADMIN_TOKEN, DASHBOARD_LINK_TTL_SECONDS: '1' });
     try {
