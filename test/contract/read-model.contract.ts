@@ -448,50 +448,58 @@ export function readModelContract(
       expect(between.map((d) => d.id)).toEqual(ids);
     });
 
-    it('finds by a dotted path into a nested object, declared in every kind of index or not at all', async () => {
-      await store.init([
-        {
-          name: 'nested',
-          indexes: ['owner.kind'],
-          workspaceIndexes: ['owner.team'],
-          orderedIndexes: ['owner.id'],
-          listedAcrossWorkspaces: true,
-        },
-      ]);
-      const other = `other_${ws}`;
-      const marker = `m_${randomUUID()}`;
-      const doc = (id: string, seq: number, owner: Record<string, unknown>, workspaceId = ws) => ({
-        ...put(id, seq, { owner, tag: { name: marker } }, workspaceId),
-        collection: 'nested',
-      });
-      await store.apply(
-        [
-          doc(uid(), 1, { kind: 'member', id: `mem_1${ws}`, team: 'a' }),
-          doc(uid(), 2, { kind: 'key', id: `key_1${ws}`, team: 'b' }),
-          doc(uid(), 3, { kind: 'member', id: `mem_1${ws}`, team: 'b' }),
-          doc(uid(), 4, { kind: 'operator' }, other),
-        ],
-        {},
-      );
-      const byId = await store.find('nested', { where: { 'owner.id': `mem_1${ws}` }, descending: true, limit: 10 });
-      expect(byId.map((d) => d.seq)).toEqual([3, 1]);
-      const inWorkspace = await store.find('nested', { workspaceId: ws, where: { 'owner.kind': 'member' }, limit: 10 });
-      expect(inWorkspace.map((d) => d.seq)).toEqual([1, 3]);
-      const team = await store.find('nested', { workspaceId: ws, where: { 'owner.team': 'b' }, limit: 10 });
-      expect(team.map((d) => d.seq)).toEqual([2, 3]);
-      // Listed across workspaces: a field indexed within a workspace filters the walk of every tenant.
-      const operators = await store.find('nested', {
-        where: { 'owner.kind': 'operator', 'tag.name': marker },
-        limit: 10,
-      });
-      expect(operators.map((d) => d.workspaceId)).toEqual([other]);
-      const newest = await store.find('nested', { where: { 'tag.name': marker }, descending: true, limit: 2 });
-      expect(newest.map((d) => d.seq)).toEqual([4, 3]);
-      expect(await store.count('nested', { where: { 'owner.team': 'b', 'tag.name': marker } })).toBe(2);
-      await expect(store.find('nested', { where: { 'owner..id': 'x' }, limit: 1 })).rejects.toThrow(
-        /Invalid field name/,
-      );
-    });
+    it.each(['indexed', 'scanned'] as const)(
+      'finds by a dotted path into a nested object, declared in every kind of index or not at all; listed across workspaces %s',
+      async (across) => {
+        const collection = `nested_${across}`;
+        await store.init([
+          {
+            name: collection,
+            indexes: ['owner.kind'],
+            workspaceIndexes: ['owner.team'],
+            orderedIndexes: ['owner.id'],
+            listedAcrossWorkspaces: across,
+          },
+        ]);
+        const other = `other_${ws}`;
+        const marker = `m_${randomUUID()}`;
+        const doc = (id: string, seq: number, owner: Record<string, unknown>, workspaceId = ws) => ({
+          ...put(id, seq, { owner, tag: { name: marker } }, workspaceId),
+          collection,
+        });
+        await store.apply(
+          [
+            doc(uid(), 1, { kind: 'member', id: `mem_1${ws}`, team: 'a' }),
+            doc(uid(), 2, { kind: 'key', id: `key_1${ws}`, team: 'b' }),
+            doc(uid(), 3, { kind: 'member', id: `mem_1${ws}`, team: 'b' }),
+            doc(uid(), 4, { kind: 'operator' }, other),
+          ],
+          {},
+        );
+        const byId = await store.find(collection, { where: { 'owner.id': `mem_1${ws}` }, descending: true, limit: 10 });
+        expect(byId.map((d) => d.seq)).toEqual([3, 1]);
+        const inWorkspace = await store.find(collection, {
+          workspaceId: ws,
+          where: { 'owner.kind': 'member' },
+          limit: 10,
+        });
+        expect(inWorkspace.map((d) => d.seq)).toEqual([1, 3]);
+        const team = await store.find(collection, { workspaceId: ws, where: { 'owner.team': 'b' }, limit: 10 });
+        expect(team.map((d) => d.seq)).toEqual([2, 3]);
+        // Listed across workspaces: a field indexed within a workspace filters the walk of every tenant.
+        const operators = await store.find(collection, {
+          where: { 'owner.kind': 'operator', 'tag.name': marker },
+          limit: 10,
+        });
+        expect(operators.map((d) => d.workspaceId)).toEqual([other]);
+        const newest = await store.find(collection, { where: { 'tag.name': marker }, descending: true, limit: 2 });
+        expect(newest.map((d) => d.seq)).toEqual([4, 3]);
+        expect(await store.count(collection, { where: { 'owner.team': 'b', 'tag.name': marker } })).toBe(2);
+        await expect(store.find(collection, { where: { 'owner..id': 'x' }, limit: 1 })).rejects.toThrow(
+          /Invalid field name/,
+        );
+      },
+    );
 
     it('deletes by filter within one workspace only', async () => {
       const other = `ws_${randomUUID().replace(/-/g, '')}`;

@@ -22,6 +22,7 @@ export const auditProjector: Projector = {
       name: AUDIT_EVENTS,
       workspaceIndexes: ['type', 'recorded_at'],
       orderedIndexes: ['request_id'],
+      listedAcrossWorkspaces: 'scanned',
     },
   ],
   project(event: RecordedEvent): WriteOp[] {

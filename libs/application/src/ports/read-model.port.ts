@@ -38,11 +38,13 @@ export interface CollectionSpec {
    */
   orderedIndexes?: string[];
   /**
-   * The collection is also listed across workspaces in list order (the operators' audit feed):
-   * indexed on the list order alone, and its `workspaceIndexes` fields may then be filtered without
-   * a workspace (they filter that walk of the index, which stops at the page's limit).
+   * The collection is also listed across workspaces in list order (the operators' audit feed), and
+   * its `workspaceIndexes` fields may then be filtered without a workspace (they filter that walk,
+   * which stops at the page's limit). `indexed`: on an index of the list order alone, one more
+   * entry for every write. `scanned`: by walking the whole collection for each read, for lists read
+   * rarely by people where that entry would cost every write more than the reads would save.
    */
-  listedAcrossWorkspaces?: boolean;
+  listedAcrossWorkspaces?: 'indexed' | 'scanned';
 }
 
 /** Every field of `spec` that has an index, looked up across workspaces or within one. */

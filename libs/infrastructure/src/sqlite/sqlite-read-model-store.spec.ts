@@ -57,7 +57,7 @@ describe('SqliteReadModelStore list indexes', () => {
         name: 'audit_events',
         workspaceIndexes: ['type', 'actor.type'],
         orderedIndexes: ['actor.id', 'request_id'],
-        listedAcrossWorkspaces: true,
+        listedAcrossWorkspaces: 'indexed',
       },
     ]);
     await store.close();
