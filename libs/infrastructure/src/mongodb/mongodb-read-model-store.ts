@@ -138,7 +138,8 @@ export class MongoReadModelStore implements ReadModelStore {
       await ensureCollection(this.db, collectionOf(spec.name));
       const collection = this.db.collection<StoredRow>(collectionOf(spec.name));
       await collection.createIndex({ _ws: 1, ...LIST_ORDER }, { name: 'ws_seq_id' });
-      if (spec.listedAcrossWorkspaces === 'indexed') await collection.createIndex({ ...LIST_ORDER }, { name: 'seq_id' });
+      if (spec.listedAcrossWorkspaces === 'indexed')
+        await collection.createIndex({ ...LIST_ORDER }, { name: 'seq_id' });
       for (const field of spec.orderedIndexes ?? []) {
         await collection.createIndex({ [field]: 1, ...LIST_ORDER }, { name: `${indexPart(field)}_seq_id` });
       }

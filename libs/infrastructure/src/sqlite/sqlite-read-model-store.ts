@@ -612,7 +612,8 @@ function createIndexSql(table: string, spec: CollectionSpec): string[] {
     `CREATE INDEX IF NOT EXISTS ${table}_ws_seq_id ON ${table} (workspace_id, seq, id)`,
     `DROP INDEX IF EXISTS ${table}_ws_seq`,
   ];
-  if (spec.listedAcrossWorkspaces === 'indexed') sqls.push(`CREATE INDEX IF NOT EXISTS ${table}_seq_id ON ${table} (seq, id)`);
+  if (spec.listedAcrossWorkspaces === 'indexed')
+    sqls.push(`CREATE INDEX IF NOT EXISTS ${table}_seq_id ON ${table} (seq, id)`);
   for (const field of spec.orderedIndexes ?? []) {
     const column = columnOf(field);
     sqls.push(`CREATE INDEX IF NOT EXISTS ${table}_${column}_seq_id ON ${table} (f_${column}, seq, id)`);
