@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AnyBulkWriteOperation, ClientSession, Collection, MongoServerError } from 'mongodb';
+import { AnyBulkWriteOperation, ClientSession, Collection, Filter, MongoServerError } from 'mongodb';
 import {
   ClaimedDelivery,
   DeliveryAttempt,
@@ -507,25 +507,9 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
     return docs.map((doc) => storedAttempt(doc.seq, doc));
   }
 
-  /** One aggregation over the subscription's attempts since the time, grouped by period. */
   /** Off the `by_time` index: the window's attempts only. */
-  async countAllAttempts(options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
-    const bucketMs = Math.floor(options.bucketMs);
-    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
-    return this.attempts
-      .aggregate<AttemptCount>([
-        { $match: { attempted_at: { $gte: options.since } } },
-        {
-          $group: {
-            _id: { $subtract: ['$attempted_at', { $mod: ['$attempted_at', bucketMs] }] },
-            succeeded: { $sum: { $cond: ['$succeeded', 1, 0] } },
-            failed: { $sum: { $cond: ['$succeeded', 0, 1] } },
-          },
-        },
-        { $sort: { _id: 1 } },
-        { $project: { _id: 0, bucket: '$_id', succeeded: 1, failed: 1 } },
-      ])
-      .toArray();
+  countAllAttempts(options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    return this.attemptCounts({ attempted_at: { $gte: options.since } }, options.bucketMs);
   }
 
   /** Two counts on the `due` index (status first). */
@@ -575,15 +559,23 @@ export class MongoWebhookQueue extends BatchSettlingQueue implements WebhookQueu
       .slice(0, max);
   }
 
-  async countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
-    const bucketMs = Math.floor(options.bucketMs);
-    if (!(bucketMs > 0)) throw new Error('bucketMs must be a positive number');
+  countAttempts(webhookId: string, options: { since: number; bucketMs: number }): Promise<AttemptCount[]> {
+    return this.attemptCounts(
+      { webhook_id: { $eq: webhookId }, attempted_at: { $gte: options.since } },
+      options.bucketMs,
+    );
+  }
+
+  /** One aggregation over the attempts `match` selects, grouped by period of `bucketMs`. */
+  private async attemptCounts(match: Filter<AttemptDoc>, bucketMs: number): Promise<AttemptCount[]> {
+    const bucket = Math.floor(bucketMs);
+    if (!(bucket > 0)) throw new Error('bucketMs must be a positive number');
     const rows = await this.attempts
       .aggregate<AttemptCount>([
-        { $match: { webhook_id: { $eq: webhookId }, attempted_at: { $gte: options.since } } },
+        { $match: match },
         {
           $group: {
-            _id: { $subtract: ['$attempted_at', { $mod: ['$attempted_at', bucketMs] }] },
+            _id: { $subtract: ['$attempted_at', { $mod: ['$attempted_at', bucket] }] },
             succeeded: { $sum: { $cond: ['$succeeded', 1, 0] } },
             failed: { $sum: { $cond: ['$succeeded', 0, 1] } },
           },
