@@ -82,7 +82,7 @@ export const HISTORY_ENTRY_FIELDS: SchemaFields<HistoryEntry> = {
     additionalProperties: true,
     description:
       'The change: the fields an update set, or the whole resource on create. Credentials never appear; erased personal data shows `[erased]`.',
-    example: { name: 'Dam inspection, phase 2', updated: EXAMPLE.time },
+    example: { name: 'Dam inspection, north bank', updated: EXAMPLE.time },
   },
 };
 
